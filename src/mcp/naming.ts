@@ -448,7 +448,7 @@ const splitNames = new WeakMap<ToolNaming, Map<string, SplitName>>();
 /** A tool name split into the accepted prefix it starts with (if any) and the words after it. */
 export function splitToolName(toolName: string, naming: ToolNaming): SplitName {
   let byName = splitNames.get(naming);
-  if (!byName) splitNames.set(naming, (byName = new Map()));
+  if (!byName) splitNames.set(naming, (byName = new Map<string, SplitName>()));
   let split = byName.get(toolName);
   if (!split) byName.set(toolName, (split = splitName(toolName, naming)));
   return split;

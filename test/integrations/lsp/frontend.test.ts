@@ -184,11 +184,11 @@ describe("caplint lsp: a capability inlined in tauri.conf.json", () => {
       expect(found.find((d) => d.code === "frontend-command-not-granted")!.message).toContain(
         'help: add "core:window:allow-start-dragging" to "permissions" of capability "main-inline" in src-tauri/tauri.conf.json:',
       );
-      const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+      const actions = await client.connection.sendRequest<CodeAction[]>("textDocument/codeAction", {
         textDocument: { uri },
         range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
         context: { diagnostics: [] },
-      })) as CodeAction[];
+      });
       const grant = actions.find((action) => action.title.startsWith("Grant "));
       expect(grant?.title).toBe(
         'Grant core:window:allow-start-dragging to capability "main-inline" (src-tauri/tauri.conf.json) for "main"',
@@ -200,10 +200,10 @@ describe("caplint lsp: a capability inlined in tauri.conf.json", () => {
           '"permissions": ["core:default", "core:window:allow-start-dragging"]',
         ),
       );
-      const hover = (await client.connection.sendRequest("textDocument/hover", {
+      const hover = await client.connection.sendRequest<Hover>("textDocument/hover", {
         textDocument: { uri },
         position: { line: 2, character: 100 },
-      })) as Hover;
+      });
       expect((hover.contents as { value: string }).value).toContain(
         "**Refused:** window `main` (every platform): no capability grants it",
       );
@@ -234,11 +234,11 @@ describe("caplint lsp: a capability inlined in a platform config", () => {
       await client.diagnostics(uri, (list) =>
         list.some((d) => d.code === "frontend-command-not-granted"),
       );
-      const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+      const actions = await client.connection.sendRequest<CodeAction[]>("textDocument/codeAction", {
         textDocument: { uri },
         range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
         context: { diagnostics: [] },
-      })) as CodeAction[];
+      });
       const grant = actions.find((action) => action.title.startsWith("Grant "));
       expect(grant?.title).toBe(
         'Grant core:window:allow-start-dragging to capability "main-linux" (src-tauri/tauri.linux.conf.json) for "main"',
