@@ -1,9 +1,10 @@
-// Makes dist/cli-bundle/main.cjs.cache (and mcp-sdk.cjs.cache, below): the V8 code cache of the CLI bundle, taken after warm-up runs
-// of `check` on the example app and of `mcp` on tool listings, so the functions every run needs are in it already compiled. The bin
+// Makes dist/cli-bundle/main.cjs.cache (and mcp-sdk.cjs.cache, below): the V8 code cache of the CLI bundle, taken after a warm-up run
+// of `check` on the example app, so the functions every run needs are in it already compiled. The bin
 // hands it to vm.Script; a cache made by another Node version is rejected by V8 and the bundle is simply
 // compiled as usual, so a stale cache costs time, never correctness.
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import Module, { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,29 +36,31 @@ script.runInThisContext()(
 );
 
 const sink = { write: () => true, isTTY: false };
-// `caplint mcp` runs none of `check`'s rules: without its own warm-up every function of the MCP
-// rules, the verb lexicon and the JSON and SARIF reports is parsed and compiled lazily on each run
-// (on a 1,000-tool dump, with names split once per listing, 70 M of 1,680 M instructions; the cache
-// grows by ~100 KB, which a `check` of the example app pays 0.2 % for: docs/performance.md, issue 32's
-// speed item). The dumps are the fixtures the MCP tests read.
-const mcpDump = (...parts) => path.join(ROOT, "fixtures", "mcp", ...parts);
-const warmUps = [
-  ["check", "--app", path.join(ROOT, "examples", "demo-app"), "--format", "stylish"],
-  ["mcp", "--format", "json", mcpDump("dumps", "bad.json"), mcpDump("dumps", "good.json")],
-  ["mcp", "--format", "sarif", mcpDump("real", "github.json"), mcpDump("real", "playwright.json")],
-];
-for (const argv of warmUps) {
-  const code = await module.exports.main({
-    argv,
-    stdout: sink,
-    stderr: sink,
-    cwd: ROOT,
-    env: {},
-    signal: new AbortController().signal,
-  });
-  if (code !== 0 && code !== 1)
-    throw new Error(`the warm-up run of the bundle (${argv[0]}) exited ${code}`);
-}
+const code = await module.exports.main({
+  argv: ["check", "--app", path.join(ROOT, "examples", "demo-app"), "--format", "stylish"],
+  stdout: sink,
+  stderr: sink,
+  cwd: ROOT,
+  env: {},
+  signal: new AbortController().signal,
+});
+if (code !== 0 && code !== 1) throw new Error(`the warm-up run of the bundle exited ${code}`);
+// A check of one file outside any app (pre-commit's call) takes paths the app's check does not.
+const loose = mkdtempSync(path.join(tmpdir(), "caplint-warm-up-"));
+writeFileSync(
+  path.join(loose, "default.json"),
+  JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }),
+);
+const looseCode = await module.exports.main({
+  argv: ["check", "default.json"],
+  stdout: sink,
+  stderr: sink,
+  cwd: loose,
+  env: {},
+  signal: new AbortController().signal,
+});
+rmSync(loose, { recursive: true, force: true });
+if (looseCode !== 0) throw new Error(`the warm-up check of one file exited ${looseCode}`);
 writeFileSync(`${bundle}.cache`, script.createCachedData());
 
 // `caplint --help` as the CLI prints it to output that is no terminal: the bin answers it from this file

@@ -1,4 +1,4 @@
-import { CommanderError, Option, type Command } from "commander";
+import { CommanderError, Option } from "commander";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { nearest, quoteList } from "../core/did-you-mean.js";
@@ -6,7 +6,7 @@ import { FatalError, UsageError } from "../core/errors.js";
 import { EXIT_FATAL } from "../core/exit-codes.js";
 import { withStreams, type MainOptions } from "../core/io.js";
 import { toolVersion } from "../core/tool.js";
-import { registerCommands } from "./commands/index.js";
+import { COMMAND_NAMES, registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
 import { forgetFilesRead } from "../core/source/read.js";
@@ -45,12 +45,13 @@ export async function main(givenOptions: MainOptions): Promise<number> {
     .configureHelp({ showGlobalOptions: true })
     .addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
-  registerCommands(program, output.io, (code) => {
-    exitCode = code;
-  });
-  addOutputOptions(program, output, options.cwd, options.stdout);
   try {
-    rejectMistypedCommand(program, options);
+    // Before any command module loads: a mistyped command is a usage error, whatever it would have run.
+    rejectMistypedCommand(options);
+    await registerCommands(program, output.io, (code) => {
+      exitCode = code;
+    });
+    addOutputOptions(program, output, options.cwd, options.stdout);
     await program.parseAsync(releaseFlag(options.argv), { from: "user" });
     return exitCode;
   } catch (error) {
@@ -76,14 +77,14 @@ export async function main(givenOptions: MainOptions): Promise<number> {
  * file". A first argument that is a bare word (no `/`, `\` or `.`), names no command and no existing
  * file or folder is a mistyped command: a usage error with a did-you-mean, as git and npm say it.
  */
-function rejectMistypedCommand(program: Command, options: MainOptions): void {
+function rejectMistypedCommand(options: MainOptions): void {
   const first = options.argv[0];
   if (first === undefined || first.startsWith("-") || /[/\\.]/.test(first)) return;
-  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  const names = COMMAND_NAMES;
   if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
-  const commands = program.commands.map((command) => command.name()).join(", ");
+  const commands = names.join(", ");
   throw new UsageError(
     `unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`,
   );

@@ -16,3 +16,13 @@ export type RegisterCommands = (
   setExitCode: SetExitCode,
   registry: RuleRegistry,
 ) => void;
+
+/**
+ * One command, by name, with the module that registers it. A run imports only the module of the
+ * command it runs (every module's top level, and all it imports, is start-up a one-file check would
+ * pay for), and all of them when it lists the commands (`caplint --help`, a mistyped command).
+ */
+export interface CommandModule {
+  readonly name: string;
+  readonly load: () => Promise<RegisterCommands>;
+}

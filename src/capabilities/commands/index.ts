@@ -1,30 +1,37 @@
-import type { RegisterCommands } from "../../core/command.js";
-import { registerAccess } from "./access.js";
-import { registerCheck } from "./check.js";
-import { registerDiff } from "./diff.js";
-import { registerExplain } from "./explain.js";
-import { registerLeastPrivilege } from "./least-privilege.js";
-import { registerMatrix } from "./matrix.js";
-import { registerPermissions } from "./permissions.js";
-import { registerReport } from "./report.js";
-import { registerResolve } from "./resolve.js";
-import { registerWhoCan } from "./who-can.js";
+import type { CommandModule, RegisterCommands, SetExitCode } from "../../core/command.js";
+import type { MainOptions } from "../../core/io.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
+import type { Command } from "commander";
 
-/** The capability commands: `check` (the default command) and the access queries. */
-export const registerCapabilityCommands: RegisterCommands = (
-  program,
-  io,
-  setExitCode,
-  registry,
-) => {
-  registerCheck(program, io, setExitCode, registry.byId);
-  registerAccess(program, io, setExitCode, registry.byId);
-  registerWhoCan(program, io, setExitCode, registry.byId);
-  registerMatrix(program, io, setExitCode, registry.byId);
-  registerResolve(program, io, setExitCode, registry.byId);
-  registerDiff(program, io, setExitCode, registry.byId);
-  registerExplain(program, io, setExitCode, registry.byId);
-  registerPermissions(program, io, setExitCode, registry.byId);
-  registerLeastPrivilege(program, io, setExitCode, registry.byId);
-  registerReport(program, io, setExitCode, registry.byId);
-};
+/** How each capability command registers: with the rules of every domain, by id. */
+type RegisterWithRules = (
+  program: Command,
+  io: MainOptions,
+  setExitCode: SetExitCode,
+  allRules: ReadonlyMap<string, RuleMeta>,
+) => void;
+
+const withRules =
+  (register: RegisterWithRules): RegisterCommands =>
+  (program, io, setExitCode, registry) =>
+    register(program, io, setExitCode, registry.byId);
+
+/** The capability commands: `check` (the default command) and the access queries, in `--help`'s order. */
+export const CAPABILITY_COMMANDS: readonly CommandModule[] = [
+  { name: "check", load: async () => withRules((await import("./check.js")).registerCheck) },
+  { name: "access", load: async () => withRules((await import("./access.js")).registerAccess) },
+  { name: "who-can", load: async () => withRules((await import("./who-can.js")).registerWhoCan) },
+  { name: "matrix", load: async () => withRules((await import("./matrix.js")).registerMatrix) },
+  { name: "resolve", load: async () => withRules((await import("./resolve.js")).registerResolve) },
+  { name: "diff", load: async () => withRules((await import("./diff.js")).registerDiff) },
+  { name: "explain", load: async () => withRules((await import("./explain.js")).registerExplain) },
+  {
+    name: "permissions",
+    load: async () => withRules((await import("./permissions.js")).registerPermissions),
+  },
+  {
+    name: "least-privilege",
+    load: async () => withRules((await import("./least-privilege.js")).registerLeastPrivilege),
+  },
+  { name: "report", load: async () => withRules((await import("./report.js")).registerReport) },
+];
