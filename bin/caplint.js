@@ -19,10 +19,13 @@ const bundle = path.join(bundleDir, "main.cjs");
 // A CommonJS module body is a function: `return` ends the run here, before the bundle is read.
 if (answeredWithoutTheBundle(argv)) return;
 let cachedData;
-try {
-  cachedData = readFileSync(`${bundle}.cache`);
-} catch {
-  // No cache (a build without it): compile from source.
+for (const cache of [codeCacheFor(argv), `${bundle}.cache`]) {
+  try {
+    cachedData = readFileSync(cache);
+    break;
+  } catch {
+    // No such cache (a build without it): the next, else compile from source.
+  }
 }
 let source;
 try {
@@ -108,6 +111,21 @@ function answeredWithoutTheBundle(args) {
   });
   process.stdout.write(text);
   return true;
+}
+
+/**
+ * The build makes a code cache of the bundle per kind of run, each warmed by that run alone
+ * (scripts/build-code-cache.mjs): a run evaluates only its own command's modules, so it reads no
+ * compiled code of the others. Any cache fits any run (each is of the same source); the choice costs
+ * time, never correctness. A check of named JSON or TOML files (pre-commit's call) reads the one
+ * warmed by such a check; an app's check, the other commands and anything less plain, the main one.
+ */
+function codeCacheFor(args) {
+  if (args[0] === "events" || args[0] === "mcp") return `${bundle}.${args[0]}.cache`;
+  const operands = args[0] === "check" ? args.slice(1) : args;
+  return operands.length > 0 && operands.every((arg) => /\.(json5?|toml)$/i.test(arg))
+    ? `${bundle}.files.cache`
+    : `${bundle}.cache`;
 }
 
 /**

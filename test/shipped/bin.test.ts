@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,7 +67,7 @@ const Compiled = vm.Script;
 vm.Script = class extends Compiled {
   constructor(source, options) {
     super(source, options);
-    if (options?.cachedData) process.on("exit", () => process.stderr.write("cache " + JSON.stringify({ file: options.filename, rejected: this.cachedDataRejected, heapLimit: require("node:v8").getHeapStatistics().heap_size_limit }) + "\\n"));
+    if (options?.cachedData) process.on("exit", () => process.stderr.write("cache " + JSON.stringify({ file: options.filename, rejected: this.cachedDataRejected, bytes: options.cachedData.length, heapLimit: require("node:v8").getHeapStatistics().heap_size_limit }) + "\\n"));
   }
 };`,
     );
@@ -100,6 +101,32 @@ vm.Script = class extends Compiled {
     expect(started("--stack-trace-limit=20 --max-old-space-size=3000")).toMatchObject({
       rejected: true,
     });
+    // Each kind of run reads the cache its own warm-up made (the sizes tell them apart), and V8 takes it.
+    const cacheOf = (args: string[]) => {
+      const child = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
+        cwd: CLI,
+        encoding: "utf8",
+        env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)}` },
+      });
+      expect(child.status, child.stderr).toBe(0);
+      const seen = JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as {
+        rejected: boolean;
+        bytes: number;
+      };
+      expect(seen.rejected).toBe(false);
+      return seen.bytes;
+    };
+    const bytesOf = (name: string) => statSync(path.join(ROOT, "dist/cli-bundle", name)).size;
+    expect(cacheOf(["check", "forms"])).toBe(bytesOf("main.cjs.cache"));
+    expect(cacheOf(["check", "forms/single.json", "forms/wrapped.toml"])).toBe(
+      bytesOf("main.cjs.files.cache"),
+    );
+    expect(cacheOf(["events", path.join(FIXTURES, "events/valid/approval-approved.jsonl")])).toBe(
+      bytesOf("main.cjs.events.cache"),
+    );
+    expect(cacheOf(["mcp", path.join(FIXTURES, "mcp/dumps/good.json")])).toBe(
+      bytesOf("main.cjs.mcp.cache"),
+    );
     expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
     // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
     expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
