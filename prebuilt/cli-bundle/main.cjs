@@ -57910,13 +57910,16 @@ var COMMANDS2 = [
 ];
 var COMMAND_NAMES = COMMANDS2.map((command) => command.name);
 var PROGRAM_FLAGS = /* @__PURE__ */ new Set(["-h", "--help", "-v", "--version"]);
-async function registerCommands(program2, io, setExitCode) {
-  const registers = await Promise.all(commandsFor(io.argv).map((command) => command.load()));
+async function registerCommands(program2, io, setExitCode, everyCommand = false) {
+  const commands = everyCommand ? COMMANDS2 : commandsFor(io.argv);
+  const registers = await Promise.all(commands.map((command) => command.load()));
   for (const register of registers)
     register(program2, io, setExitCode, REGISTRY);
 }
 function commandsFor(argv) {
   const named2 = COMMANDS2.find((command) => command.name === argv[0]);
+  if (named2?.name === "rules")
+    return COMMANDS2;
   if (named2)
     return [named2];
   const listing = argv.some((arg) => arg === "help" || PROGRAM_FLAGS.has(arg) || COMMAND_NAMES.includes(arg));
@@ -58085,21 +58088,34 @@ async function main(givenOptions) {
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
-    writeOut: (text2) => options.stdout.write(text2),
-    writeErr: (text2) => stderr.write(text2),
-    outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
-  }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
-  try {
-    rejectMistypedCommand(options);
+  const parse4 = async (everyCommand, errors2) => {
+    const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+      writeOut: (text2) => options.stdout.write(text2),
+      writeErr: (text2) => stderr.write(text2),
+      outputError: (text2) => errors2.push(`caplint: ${text2.replace(/^error: /, "")}`)
+    }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
     await registerCommands(program2, output.io, (code) => {
       exitCode = code;
-    });
+    }, everyCommand);
     addOutputOptions(program2, output, options.cwd, options.stdout);
     await program2.parseAsync(releaseFlag(options.argv), { from: "user" });
+  };
+  const errors = [];
+  try {
+    rejectMistypedCommand(options);
+    try {
+      await parse4(false, errors);
+    } catch (error) {
+      if (!(error instanceof CommanderError && error.code === "commander.unknownOption"))
+        throw error;
+      errors.length = 0;
+      await parse4(true, errors);
+    }
     return exitCode;
   } catch (error) {
+    for (const line of errors)
+      stderr.write(line);
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT_FATAL;
     }

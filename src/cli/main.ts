@@ -28,33 +28,56 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program = new CaplintCommand("caplint")
-    .description(
-      "Validate, lint and query the capability files of Tauri v2 apps (the spec calls the framework `host`: the same ACL).",
-    )
-    .version(toolVersion(), "-v, --version")
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => options.stdout.write(text),
-      writeErr: (text) => stderr.write(text),
-      outputError: (text, write) => write(`caplint: ${text.replace(/^error: /, "")}`),
-    })
-    // The did-you-mean of an unknown option is on the error's own line (usage-errors.ts).
-    .showSuggestionAfterError(false)
-    // Each command's --help lists --debug and --version too, under "Global Options".
-    .configureHelp({ showGlobalOptions: true })
-    .addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
+  /**
+   * One parse of the line, with the commands it names (`everyCommand`: all of them). Commander's
+   * error lines are held back until the parse fails: an unknown option is worded with the other
+   * commands' options (`check --fail-on`: "it is an option of diff"), so a parse with the named
+   * command alone that meets one is dropped and the line parsed again with every command.
+   */
+  const parse = async (everyCommand: boolean, errors: string[]) => {
+    const program = new CaplintCommand("caplint")
+      .description(
+        "Validate, lint and query the capability files of Tauri v2 apps (the spec calls the framework `host`: the same ACL).",
+      )
+      .version(toolVersion(), "-v, --version")
+      .exitOverride()
+      .configureOutput({
+        writeOut: (text) => options.stdout.write(text),
+        writeErr: (text) => stderr.write(text),
+        outputError: (text) => errors.push(`caplint: ${text.replace(/^error: /, "")}`),
+      })
+      // The did-you-mean of an unknown option is on the error's own line (usage-errors.ts).
+      .showSuggestionAfterError(false)
+      // Each command's --help lists --debug and --version too, under "Global Options".
+      .configureHelp({ showGlobalOptions: true })
+      .addOption(new Option("--debug", "print internal stack traces on errors"));
+    await registerCommands(
+      program,
+      output.io,
+      (code) => {
+        exitCode = code;
+      },
+      everyCommand,
+    );
+    addOutputOptions(program, output, options.cwd, options.stdout);
+    await program.parseAsync(releaseFlag(options.argv), { from: "user" });
+  };
+  const errors: string[] = [];
   try {
     // Before any command module loads: a mistyped command is a usage error, whatever it would have run.
     rejectMistypedCommand(options);
-    await registerCommands(program, output.io, (code) => {
-      exitCode = code;
-    });
-    addOutputOptions(program, output, options.cwd, options.stdout);
-    await program.parseAsync(releaseFlag(options.argv), { from: "user" });
+    try {
+      await parse(false, errors);
+    } catch (error) {
+      if (!(error instanceof CommanderError && error.code === "commander.unknownOption"))
+        throw error;
+      errors.length = 0;
+      await parse(true, errors);
+    }
     return exitCode;
   } catch (error) {
+    for (const line of errors) stderr.write(line);
     if (error instanceof CommanderError) {
       // Help and version exit 0; commander's own usage errors exit 1, which is ours for findings.
       return error.exitCode === 0 ? 0 : EXIT_FATAL;

@@ -36,20 +36,26 @@ const PROGRAM_FLAGS = new Set(["-h", "--help", "-v", "--version"]);
 /**
  * Registers the command the run names first, or `check` (the default command) when none is named
  * anywhere; every command when the line may need the program's own listing or is not that plain
- * (`caplint --help`, `caplint help check`, a command named after an option). Commander parses the
- * same line the same way either way: only the commands it could dispatch to are left out.
+ * (`caplint --help`, `caplint help check`, a command named after an option) or reads the others
+ * (`rules ID` shows the options of the command that runs a rule); every command when asked
+ * (`everyCommand`: main() words an unknown option with the other commands' options). Commander
+ * parses the same line the same way either way: only commands it could not dispatch to are left out.
  */
 export async function registerCommands(
   program: Command,
   io: MainOptions,
   setExitCode: SetExitCode,
+  everyCommand = false,
 ): Promise<void> {
-  const registers = await Promise.all(commandsFor(io.argv).map((command) => command.load()));
+  const commands = everyCommand ? COMMANDS : commandsFor(io.argv);
+  const registers = await Promise.all(commands.map((command) => command.load()));
   for (const register of registers) register(program, io, setExitCode, REGISTRY);
 }
 
 function commandsFor(argv: readonly string[]): readonly CommandModule[] {
   const named = COMMANDS.find((command) => command.name === argv[0]);
+  // `rules ID` shows the options of the command that runs the rule.
+  if (named?.name === "rules") return COMMANDS;
   if (named) return [named];
   const listing = argv.some(
     (arg) => arg === "help" || PROGRAM_FLAGS.has(arg) || COMMAND_NAMES.includes(arg),
