@@ -5354,7 +5354,7 @@ var init_regex_nfa = __esm({
       parseGroup(depth) {
         const rest = this.source.slice(this.position);
         if (/^\(\?(=|!|<=|<!)/.test(rest))
-          throw new RegexUnsupportedError("lookaround assertions are not supported (the host's regex engine rejects them too)");
+          throw new RegexUnsupportedError("lookaround assertions are not supported (the Rust regex crate the build uses rejects them too)");
         const named2 = /^\(\?<[^>]+>/.exec(rest);
         if (named2)
           this.position += named2[0].length;
@@ -5392,7 +5392,7 @@ var init_regex_nfa = __esm({
           return { type: "assert", kind: c === "b" ? "word-boundary" : "not-word-boundary" };
         }
         if (/[1-9]/.test(c) || c === "k" && this.source[start + 2] === "<") {
-          throw new RegexUnsupportedError("backreferences are not supported (the host's regex engine rejects them too)");
+          throw new RegexUnsupportedError("backreferences are not supported (the Rust regex crate the build uses rejects them too)");
         }
         const rest = this.source.slice(start);
         const escape3 = /^\\[pP]\{[^}]*\}/.exec(rest) ?? /^\\u\{[0-9a-fA-F]+\}/.exec(rest) ?? /^\\u[0-9a-fA-F]{4}/.exec(rest) ?? /^\\x[0-9a-fA-F]{2}/.exec(rest) ?? /^\\c[A-Za-z]/.exec(rest) ?? /^\\[\s\S]/u.exec(rest);
@@ -6759,7 +6759,7 @@ function isForeignReach(reach) {
 }
 function describeReach(reach) {
   if (reach.anyHost)
-    return "any host";
+    return "any hostname";
   const parts = [];
   if (reach.registrable !== void 0 && !(reach.anyIp && /^\d/.test(reach.registrable)))
     parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
@@ -6857,7 +6857,7 @@ var init_broad_remote = __esm({
     init_remote_patterns();
     broad_remote_default = defineRule({
       id: "broad-remote",
-      description: "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
+      description: "Report `remote.urls` patterns that match any scheme or any hostname, which lets arbitrary web pages use the capability.",
       category: "security",
       security: { severity: 8.1, cwe: [942] },
       defaultSeverity: "warning",
@@ -7967,7 +7967,7 @@ var init_dangerous_permission = __esm({
     init_types();
     dangerous_permission_default = defineRule({
       id: "dangerous-permission",
-      description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
+      description: "Report high-risk grants (shell, upload, broad file-system write or read, HTTP to any hostname, opening any URL); an error when remote pages get them.",
       category: "security",
       security: { severity: 8.8, cwe: [250, 269] },
       defaultSeverity: "warning",
@@ -8013,6 +8013,9 @@ var init_dangerous_permission = __esm({
 });
 
 // dist/capabilities/catalog/brand.js
+function frameworkName(spelling) {
+  return spelling === "tauri" ? "Tauri" : "the host";
+}
 function spellName(key, name, to) {
   if (key !== BRAND_KEY)
     return name;
@@ -8598,6 +8601,10 @@ var init_catalog = __esm({
       get spelling() {
         return this.currentSpelling;
       }
+      /** The framework as this app's answers name it in prose ("Tauri", or the spec's "the host"). */
+      get framework() {
+        return frameworkName(this.currentSpelling);
+      }
       /** Whether a generated manifest fixed the spelling (capability files then do not change it). */
       get spellingFixed() {
         return this.spellingFromManifest;
@@ -8923,7 +8930,10 @@ var init_expand = __esm({
           this.inProgressIds.length = 0;
           return refused(error.limit);
         }
-        return expansionOf(expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])), expansion.problems.map(({ problem, chain: chain2 }) => ({ ...problem, chain: [identifier, ...chainToArray(chain2)] })));
+        return expansionOf(expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])), expansion.problems.map(({ problem, chain: chain2 }) => ({
+          ...problem,
+          chain: [identifier, ...chainToArray(chain2)]
+        })));
       }
       lookupMember(key, manifest, member2) {
         const check2 = checkIdentifier(member2);
@@ -9852,7 +9862,7 @@ function explain(model, command, window, webview, origin, grants) {
   if (!enforced) {
     verdict = "unchecked";
     referencedBy = formatReferences(grants);
-    message = origin.kind === "remote" ? `${displayName} is not checked by the host: the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)` : `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease)} remote pages may call it too: the host checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
+    message = origin.kind === "remote" ? `${displayName} is not checked by ${catalog.framework}: the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)` : `${displayName} is not checked by ${catalog.framework}: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease)} remote pages may call it too: ${catalog.framework} checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
   } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);
@@ -10929,12 +10939,12 @@ var init_deny_applies_globally = __esm({
     init_types();
     deny_applies_globally_default = defineRule({
       id: "deny-applies-globally",
-      description: "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
+      description: "Report denies that block a command another capability allows for other windows: Tauri ignores a deny's windows and origins.",
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
       messages: {
-        globalDeny: 'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin'
+        globalDeny: 'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: {{framework}} applies a deny to every window, webview and origin'
       },
       async check(context) {
         const resolution = await context.resolution();
@@ -10976,6 +10986,7 @@ var init_deny_applies_globally = __esm({
                 command,
                 capability: source.capability.identifier,
                 reach: describeReach2(source.capability),
+                framework: context.catalog.framework,
                 others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`
               },
               hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it"
@@ -11079,7 +11090,7 @@ var init_duplicate_permission = __esm({
     init_types();
     duplicate_permission_default = defineRule({
       id: "duplicate-permission",
-      description: "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
+      description: "Report a permission granted twice in one capability (Tauri accepts repeats; editors using the schema flag them).",
       category: "suspicious",
       // A repeat grants nothing more: it changes nothing at run time.
       defaultSeverity: "suggestion",
@@ -15710,7 +15721,7 @@ function frontendAccess(project, resolution) {
         if (permission)
           judgement.permission = catalog.spellIdentifier(permission);
       }
-      const capability = targetCapability(project.activeCapabilities, refusals.map((refusal) => refusal.window), key);
+      const capability = targetCapability(project.activeCapabilities, refusals, key);
       if (capability)
         judgement.capability = capability;
       judgements.push(judgement);
@@ -15861,11 +15872,17 @@ function narrowestPermission(manifest, key, command) {
     return void 0;
   return key === APP_KEY ? best.name : `${key}:${best.name}`;
 }
-function targetCapability(capabilities, windows, key) {
-  const labels = windows.filter((window) => window !== "*");
+function targetCapability(capabilities, refusals, key) {
+  const labels = refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
+  const refusedOn2 = new Set(refusals.flatMap((refusal) => refusal.platforms));
   const covering = capabilities.filter((capability) => !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))));
+  const inForce = covering.filter((capability) => {
+    const named2 = valuesOf(capability.platforms ?? []).map((platform) => platform.toLowerCase());
+    return [...refusedOn2].every((platform) => (capability.configPlatforms?.includes(platform) ?? true) && (named2.length === 0 || named2.includes(platform.toLowerCase())));
+  });
   const samePlugin = (capability) => key !== void 0 && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
-  return covering.find((capability) => samePlugin(capability) && !capability.source.inline) ?? covering.find((capability) => !capability.source.inline) ?? covering[0];
+  const pick = (candidates) => candidates.find((capability) => samePlugin(capability) && !capability.source.inline) ?? candidates.find((capability) => !capability.source.inline) ?? candidates[0];
+  return pick(inForce) ?? pick(covering);
 }
 function entryUses(resolution, judgements, windows) {
   const calledBy = /* @__PURE__ */ new Map();
@@ -16487,13 +16504,14 @@ function checkExtensions(context) {
     context.report({
       at: { absolutePath: absolute },
       path: [],
-      ...json5 ? { messageId: "json5File" } : {
+      ...json5 ? { messageId: "json5File", data: { framework: context.catalog.framework } } : {
         messageId: "otherExtension",
         data: {
-          extension: extension ? `with extension "${extension}"` : "without an extension"
+          extension: extension ? `with extension "${extension}"` : "without an extension",
+          framework: context.catalog.framework
         }
       },
-      hint: json5 ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature` : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder"
+      hint: json5 ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable ${context.catalog.framework}'s "config-json5" Cargo feature` : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder"
     });
   }
 }
@@ -16572,8 +16590,8 @@ var init_ignored_file = __esm({
       fixable: false,
       messages: {
         outsideLink: "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the repository (the app's folder outside a repository, or the folder given)",
-        json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
-        otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
+        json5File: 'capability file with extension ".json5" is not loaded: {{framework}} reads .json and .toml files, and .json5 only with its "config-json5" feature',
+        otherExtension: "file {{extension}} in a capabilities folder is not loaded: {{framework}} reads only .json and .toml files",
         notSelected: 'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
         notSelectedOnItsPlatforms: 'capability "{{capability}}" is not loaded on {{platforms}}, where it applies: app.security.capabilities in {{configFile}} lists the capabilities built there, and it is not among them (it is loaded on {{loadedOn}} only)',
         selectedMissing: 'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
@@ -16623,7 +16641,7 @@ var init_insecure_remote = __esm({
             messageId: "plainHttp",
             data: {
               url: remote.url,
-              hosts: literal2 ? `host "${example2}"` : "non-loopback hosts",
+              hosts: literal2 ? `hostname "${example2}"` : "non-loopback hosts",
               capability: remote.capability.identifier
             },
             hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`
@@ -16677,7 +16695,7 @@ var init_invalid_identifier = __esm({
     init_types();
     invalid_identifier_default = defineRule({
       id: "invalid-identifier",
-      description: "Disallow permission identifiers that break the host's identifier syntax (the whole file then fails to load).",
+      description: "Disallow permission identifiers that break Tauri's identifier syntax (the whole file then fails to load).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -16777,7 +16795,7 @@ var init_invalid_label_pattern = __esm({
     };
     invalid_label_pattern_default = defineRule({
       id: "invalid-label-pattern",
-      description: "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
+      description: "Disallow window and webview patterns Tauri rejects (an error), or that contain a character no label can have (a warning).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
@@ -16843,7 +16861,7 @@ var init_invalid_platform = __esm({
     init_types();
     invalid_platform_default = defineRule({
       id: "invalid-platform",
-      description: "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
+      description: "Disallow `platforms` values other than Tauri's case-sensitive targets linux, macOS, windows, android and iOS.",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -16892,7 +16910,7 @@ var init_invalid_remote_url = __esm({
     init_types();
     invalid_remote_url_default = defineRule({
       id: "invalid-remote-url",
-      description: "Disallow `remote.urls` entries that are not valid URLPattern strings (the host's build panics on them).",
+      description: "Disallow `remote.urls` entries that are not valid URLPattern strings (Tauri's build panics on them).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
@@ -16992,7 +17010,7 @@ var init_legacy_identifier = __esm({
     init_types();
     legacy_identifier_default = defineRule({
       id: "legacy-identifier",
-      description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
+      description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that Tauri's build rejects.",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -17479,7 +17497,7 @@ var init_remote_app_commands = __esm({
     init_versions();
     remote_app_commands_default = defineRule({
       id: "remote-app-commands",
-      description: "Report capabilities that let remote pages into windows of an app whose locked host release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
+      description: "Report capabilities that let remote pages into windows of an app whose locked Tauri release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
       category: "security",
       security: { severity: 8.8, cwe: [862] },
       defaultSeverity: "error",
@@ -17528,7 +17546,7 @@ var init_schema = __esm({
       fixable: false,
       messages: {
         violation: "{{problem}}",
-        repeatedField: 'field "{{field}}" is written twice in one object: the host rejects the file ("duplicate field")'
+        repeatedField: 'field "{{field}}" is written twice in one object: {{framework}} rejects the file ("duplicate field")'
       }
     });
   }
@@ -17606,6 +17624,7 @@ function reportUnusedCycles(context) {
         data: {
           set: qualified,
           loop: loop.join(" \u2192 "),
+          framework: context.catalog.framework,
           granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"`
         },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`
@@ -17665,14 +17684,14 @@ var init_set_cycle = __esm({
     init_types();
     set_cycle_default = defineRule({
       id: "set-cycle",
-      description: "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
+      description: "Disallow permission sets that include themselves, directly or through other sets (Tauri's build overflows its stack).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
       messages: {
         cycle: "{{problem}}{{via}}",
         tooLarge: "{{problem}}{{via}}",
-        unusedCycle: `permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but the host's "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`
+        unusedCycle: `permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but {{framework}}'s "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`
       },
       async check(context) {
         await reportResolutionProblems(context, { "set-cycle": "cycle", "set-too-large": "tooLarge" });
@@ -17693,7 +17712,7 @@ function report(context, at, field2) {
     path: field2.path,
     target: "key",
     messageId: "unknownField",
-    data: { what: object, field: key },
+    data: { what: object, field: key, framework: context.catalog.framework },
     // Read only for a finding that is kept: a file of 1,000,000 unknown keys lists 10,000 of them
     // (MAX_FINDINGS_PER_FILE), and the nearest field of the others was most of the run's time.
     get hint() {
@@ -17718,11 +17737,11 @@ var init_unknown_field = __esm({
     };
     unknown_field_default = defineRule({
       id: "unknown-field",
-      description: "Report fields the capability format does not define: the host silently ignores them.",
+      description: "Report fields the capability format does not define: Tauri silently ignores them.",
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { unknownField: 'unknown {{what}} field "{{field}}": the host ignores it' },
+      messages: { unknownField: 'unknown {{what}} field "{{field}}": {{framework}} ignores it' },
       check(context) {
         for (const document of context.project.documents) {
           if (!document.ok)
@@ -17835,7 +17854,7 @@ var init_unknown_permission = __esm({
             });
             continue;
           }
-          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
+          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `${context.catalog.framework} has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
@@ -18571,7 +18590,7 @@ var init_unused_dangerous_permission = __esm({
     init_types();
     unused_dangerous_permission_default = defineRule({
       id: "unused-dangerous-permission",
-      description: "Report dangerous grants (shell, broad file-system write, any-path opener, any-host HTTP) that no reachable call of the app's frontend uses: an exposure nothing needs.",
+      description: "Report dangerous grants (shell, broad file-system write, any-path opener, HTTP to any hostname) that no reachable call of the app's frontend uses: an exposure nothing needs.",
       category: "security",
       security: { severity: 7.5, cwe: [250, 269] },
       defaultSeverity: "warning",
@@ -19509,8 +19528,8 @@ var init_wording2 = __esm({
     CAPABILITY_WORDING = {
       expected: "a capability object or array",
       nestingUnneeded: "no capability file needs that",
-      rejectsBom: "which the host's parser rejects",
-      rejectsSurrogates: "the host's parser rejects it"
+      rejectsBom: "which the app's build rejects",
+      rejectsSurrogates: "the app's build rejects it"
     };
   }
 });
@@ -21095,7 +21114,7 @@ async function readPlatformConfig(dir, target, context, isOutside) {
   if (await pathKind(json3) === "file")
     file = json3;
   else if (await pathKind(json5) === "file") {
-    context.notes.push(`${context.relative(json5)}: JSON5 platform configs are not read (the host reads them with its "config-json5" feature); the windows and capabilities it declares for ${target} are not known`);
+    context.notes.push(`${context.relative(json5)}: JSON5 platform configs are not read (Tauri reads them only with its "config-json5" Cargo feature); the windows and capabilities it declares for ${target} are not known`);
     return void 0;
   } else if (await pathKind(toml) === "file")
     file = toml;
@@ -21679,6 +21698,12 @@ function lastName(node) {
 function isStringLiteral(node) {
   return node.type === "Literal" && typeof node.value === "string";
 }
+function bindsModule(declarator) {
+  const init = declarator.init;
+  const id = declarator.id;
+  const importing = init.type === "ImportExpression" || init.type === "AwaitExpression" && init.argument.type === "ImportExpression";
+  return importing && (id.type === "Identifier" || id.type === "ObjectPattern" && id.properties.every((property) => property.type !== "RestElement"));
+}
 function exits(node) {
   if (node.type === "ReturnStatement" || node.type === "ThrowStatement")
     return true;
@@ -21772,8 +21797,10 @@ var init_analyze = __esm({
       declaredIn = [];
       /** Functions bound to one name where they are declared (`function f`, `const f = () => \u2026`). */
       named = /* @__PURE__ */ new Set();
-      /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
+      /** Named functions used otherwise than called by name (passed, stored, a default or component export): callers not all known. */
       escaped = /* @__PURE__ */ new Set();
+      /** Named functions exported by name: their callers in other modules are weighed by the linker (exported.ts). */
+      exported = /* @__PURE__ */ new Set();
       /** Where each named function is called by name: the platform check there and the function the call is in. */
       calledAt = /* @__PURE__ */ new Map();
       /** Set when nested code was too deep to read: a call or use of a function may have been missed. */
@@ -21815,7 +21842,7 @@ var init_analyze = __esm({
           weighing.add(fn);
           let own3;
           const calls = this.calledAt.get(fn);
-          if (this.named.has(fn) && !this.escaped.has(fn) && calls) {
+          if (this.named.has(fn) && !this.escaped.has(fn) && !this.exported.has(fn) && calls) {
             const union = /* @__PURE__ */ new Set();
             for (const call of calls) {
               const platforms = meetPlatforms(call.platforms, runsOn(call.from, depth + 1));
@@ -21842,6 +21869,46 @@ var init_analyze = __esm({
             for (const site of facts.sites)
               site.platforms = meetPlatforms(site.platforms, platforms);
         });
+        this.markExported(runsOn);
+      }
+      /**
+       * For the linker: each function exported by name and used in its module only by calls by name gets the
+       * platforms of those calls (`exportedCalls`; none is every platform, so it is not marked), and the
+       * functions declared in it point at it (`inExported`).
+       */
+      markExported(runsOn) {
+        for (const fn of this.exported) {
+          if (!this.named.has(fn) || this.escaped.has(fn))
+            continue;
+          const union = /* @__PURE__ */ new Set();
+          let everywhere2 = false;
+          for (const call of this.calledAt.get(fn) ?? []) {
+            const platforms = meetPlatforms(call.platforms, runsOn(call.from, 0));
+            if (!platforms)
+              everywhere2 = true;
+            for (const platform of platforms ?? [])
+              union.add(platform);
+          }
+          if (!everywhere2)
+            this.facts.functions[fn].exportedCalls = ALL_PLATFORMS.filter((p) => union.has(p));
+        }
+        this.facts.functions.forEach((facts, fn) => {
+          for (let outer = this.declaredIn[fn]; outer !== void 0; outer = this.declaredIn[outer])
+            if (this.facts.functions[outer].exportedCalls) {
+              facts.inExported = outer;
+              return;
+            }
+        });
+      }
+      /**
+       * A value exported as `name`: a named function other modules may call under their own platform checks,
+       * unless it is the default export or named as a component (`Settings`), which frameworks call.
+       */
+      exportAs(value, name) {
+        if (value?.kind === "function" && name !== "default" && !/^[A-Z]/.test(name))
+          this.exported.add(value.id);
+        else
+          this.escape(value);
       }
       /** Where a condition holds and fails, with the constants of the scope that hold platform checks. */
       guardSplit(node) {
@@ -21936,7 +22003,7 @@ var init_analyze = __esm({
               this.statement(node.declaration);
               for (const name of declaredNames(node.declaration)) {
                 const value = this.scope.lookup(name);
-                this.escape(value);
+                this.exportAs(value, name);
                 this.facts.exports.set(name, value ?? UNKNOWN);
               }
             }
@@ -21944,7 +22011,7 @@ var init_analyze = __esm({
               if (specifier.exportKind === "type")
                 continue;
               const value = this.top.lookup(moduleExportName(specifier.local));
-              this.escape(value);
+              this.exportAs(value, moduleExportName(specifier.exported));
               this.facts.exports.set(moduleExportName(specifier.exported), value ?? UNKNOWN);
             }
             return;
@@ -21989,7 +22056,7 @@ var init_analyze = __esm({
             return;
           case "VariableDeclaration":
             for (const declarator of node.declarations) {
-              const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+              const value = isNode(declarator.init) ? bindsModule(declarator) ? this.expressionNoSite(declarator.init) : this.expression(declarator.init) : UNKNOWN;
               if (value.kind === "function" && FUNCTION_TYPES.has(declarator.init.type) && declarator.id.type === "Identifier")
                 this.named.add(value.id);
               this.bind(declarator.id, value);
@@ -22180,7 +22247,7 @@ var init_analyze = __esm({
             const name = node.name;
             const bound2 = this.scope.lookup(name);
             if (bound2) {
-              if (bound2.kind === "import" || bound2.kind === "member")
+              if (bound2.kind === "import" || bound2.kind === "member" || bound2.kind === "dynamic-import" || bound2.kind === "await" && bound2.value.kind === "dynamic-import")
                 this.site(bound2, node, true);
               this.escape(bound2);
               return bound2;
@@ -22239,6 +22306,8 @@ var init_analyze = __esm({
               const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[0] : void 0;
               if (param)
                 param.givenValue = callee.object;
+              else if (fn && !FUNCTION_TYPES.has(fn.type))
+                this.site(callee.object, node, true);
             }
             if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
               const fn = node.arguments[0];
@@ -22262,14 +22331,22 @@ var init_analyze = __esm({
             const source = this.expression(node.source);
             if (source.kind === "string") {
               this.facts.requests.push(source.value);
-              return { kind: "dynamic-import", request: source.value };
+              const module2 = { kind: "dynamic-import", request: source.value };
+              this.site(module2, node, true);
+              return module2;
             }
             this.facts.dynamicRequests.push(node.start + this.offset);
             return UNKNOWN;
           }
           case "AwaitExpression": {
-            const value = this.expression(node.argument);
-            return value.kind === "unknown" ? value : { kind: "await", value };
+            const argument = node.argument;
+            const value = argument.type === "ImportExpression" ? this.expressionNoSite(argument) : this.expression(argument);
+            if (value.kind === "unknown")
+              return value;
+            const awaited = { kind: "await", value };
+            if (value.kind === "dynamic-import")
+              this.site(awaited, node, true);
+            return awaited;
           }
           case "FunctionExpression":
           case "ArrowFunctionExpression":
@@ -22327,6 +22404,13 @@ var init_analyze = __esm({
             for (const expression of node.expressions)
               last = this.expression(expression);
             return last;
+          }
+          case "JSXIdentifier": {
+            const bound2 = this.scope.lookup(node.name);
+            if (bound2?.kind === "import" || bound2?.kind === "member")
+              this.site(bound2, node, true);
+            this.escape(bound2);
+            return UNKNOWN;
           }
           case "JSXAttribute": {
             const name = node.name;
@@ -22495,23 +22579,114 @@ function fileBlocks(file, text2) {
   }
   return { blocks, dragRegions };
 }
-function expressionBlock(expression, offset, language) {
-  const prefix2 = "() => {";
-  return { text: `${prefix2}${expression}
-}`, offset, prefix: prefix2.length, language };
+function expressionBlock(expression, offset, language, guard) {
+  const prefix2 = guard ? `() => { if (${guard}) {` : "() => {";
+  const suffix = guard ? "\n}}" : "\n}";
+  return { text: `${prefix2}${expression}${suffix}`, offset, prefix: prefix2.length, language };
+}
+function plainCondition(condition) {
+  return PLAIN_CONDITION.test(condition) && (!condition.includes("(") || CHECK_CALL.test(condition));
+}
+function svelteGuard(frames) {
+  const terms = [];
+  for (const frame of frames) {
+    if (frame.keyword !== "if")
+      continue;
+    for (const condition of frame.previous)
+      if (plainCondition(condition))
+        terms.push(`!(${condition.trim()})`);
+    if (frame.current !== void 0 && plainCondition(frame.current))
+      terms.push(`(${frame.current.trim()})`);
+  }
+  return terms.length ? terms.join(" && ") : void 0;
+}
+function trackSvelteBlock(frames, tag, rest) {
+  const kind = tag[0];
+  const name = tag.slice(1);
+  if (kind === "#")
+    frames.push({ keyword: name, previous: [], ...name === "if" ? { current: rest } : {} });
+  else if (kind === ":" && name === "else") {
+    const frame = frames[frames.length - 1];
+    if (frame?.keyword !== "if")
+      return;
+    frame.previous.push(frame.current ?? "");
+    const elseIf = /^if\s+([\s\S]*)$/.exec(rest.trim());
+    if (elseIf)
+      frame.current = elseIf[1];
+    else
+      delete frame.current;
+  } else if (kind === "/") {
+    const at = frames.map((frame) => frame.keyword).lastIndexOf(name);
+    if (at >= 0)
+      frames.splice(at);
+  }
 }
 function vueExpressions(part, start, language) {
   const blocks = [];
+  const ranges = vueGuardRanges(part);
+  const guardAt = (at) => {
+    const terms = ranges.filter((range2) => range2.start <= at && at < range2.end && !(range2.condition <= at && at < range2.conditionEnd)).map((range2) => range2.guard);
+    return terms.length ? terms.join(" && ") : void 0;
+  };
   for (const match2 of part.matchAll(/(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g)) {
     const value = match2[1];
-    blocks.push(expressionBlock(value, start + match2.index + match2[0].length - value.length - 1, language));
+    const at = match2.index + match2[0].length - value.length - 1;
+    blocks.push(expressionBlock(value, start + at, language, guardAt(at)));
   }
   for (const match2 of part.matchAll(/\{\{([\s\S]*?)\}\}/g))
-    blocks.push(expressionBlock(match2[1], start + match2.index + 2, language));
+    blocks.push(expressionBlock(match2[1], start + match2.index + 2, language, guardAt(match2.index + 2)));
   return blocks;
+}
+function vueGuardRanges(part) {
+  const ranges = [];
+  const text2 = part.replace(/<!--[\s\S]*?-->/g, (comment) => " ".repeat(comment.length));
+  const open2 = [];
+  const chains = [];
+  for (const tag of text2.matchAll(/<(\/?)([A-Za-z][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g)) {
+    const [whole, closing, rawName, attributes, selfClosing] = tag;
+    const name = rawName.toLowerCase();
+    if (closing) {
+      const at = open2.map((element) => element.name).lastIndexOf(name);
+      if (at < 0)
+        continue;
+      for (const element of open2.splice(at))
+        if (element.range)
+          element.range.end = tag.index + whole.length;
+      chains.length = open2.length + 1;
+      continue;
+    }
+    const depth = open2.length;
+    chains.length = depth + 1;
+    const directive = /\s(v-if|v-else-if|v-else)(?:\s*=\s*"([^"]*)")?/.exec(attributes);
+    let range2;
+    if (directive) {
+      const condition = directive[2] ?? "";
+      const previous = directive[1] === "v-if" ? [] : chains[depth] ?? [];
+      const terms = previous.filter(plainCondition).map((c) => `!(${c.trim()})`);
+      if (directive[1] !== "v-else" && plainCondition(condition))
+        terms.push(`(${condition.trim()})`);
+      chains[depth] = directive[1] === "v-else" ? void 0 : [...previous, condition];
+      const conditionAt = tag.index + 1 + closing.length + rawName.length + directive.index + directive[0].length - condition.length - (directive[2] === void 0 ? 0 : 1);
+      if (terms.length)
+        range2 = {
+          start: tag.index,
+          end: tag.index + whole.length,
+          guard: terms.join(" && "),
+          condition: conditionAt,
+          conditionEnd: conditionAt + condition.length
+        };
+      if (range2)
+        ranges.push(range2);
+    } else
+      chains[depth] = void 0;
+    if (!selfClosing && !VOID_ELEMENTS.has(name))
+      open2.push({ name, ...range2 ? { range: range2 } : {} });
+  }
+  return ranges;
 }
 function svelteExpressions(part, start, language) {
   const blocks = [];
+  const frames = [];
   let depth = 0;
   let open2 = -1;
   for (let i = 0; i < part.length; i++) {
@@ -22526,6 +22701,9 @@ function svelteExpressions(part, start, language) {
         let inner = part.slice(open2 + 1, i);
         let innerOffset = start + open2 + 1;
         const keyword2 = /^\s*(?:[#:@/][a-z]+)\s*/.exec(inner);
+        const guard = svelteGuard(frames);
+        if (keyword2)
+          trackSvelteBlock(frames, keyword2[0].trim(), inner.slice(keyword2[0].length));
         if (keyword2) {
           if (/^\s*[/:]/.test(inner) || /^\s*#each/.test(inner)) {
             const each = /^\s*#each\s+([\s\S]*?)\s+as\s/.exec(inner);
@@ -22538,7 +22716,7 @@ function svelteExpressions(part, start, language) {
             innerOffset += keyword2[0].length;
           }
         }
-        blocks.push(expressionBlock(inner, innerOffset, language));
+        blocks.push(expressionBlock(inner, innerOffset, language, guard));
       }
     }
   }
@@ -22552,7 +22730,7 @@ function looksMinified(text2) {
   const longLines = lines.filter((line) => line.length > 500).length;
   return longLines > 0 && (lines.length < 5 || longLines / lines.length > 0.2 || sample2.length / lines.length > 300);
 }
-var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS;
+var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS, PLAIN_CONDITION, CHECK_CALL, VOID_ELEMENTS;
 var init_blocks = __esm({
   "dist/capabilities/frontend/blocks.js"() {
     "use strict";
@@ -22567,6 +22745,111 @@ var init_blocks = __esm({
       ".cjs"
     ];
     MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"];
+    PLAIN_CONDITION = /^\s*!*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*(?:\s*\(\s*\))?(?:\s*[!=]==?\s*(["'])[\w-]+\1)?\s*$/;
+    CHECK_CALL = /(?:^|\.)\s*(?:is_?[A-Za-z]\w*|IS_\w+|platform|type|osType|os_type)\s*\(/;
+    VOID_ELEMENTS = /* @__PURE__ */ new Set([
+      "area",
+      "base",
+      "br",
+      "col",
+      "embed",
+      "hr",
+      "img",
+      "input",
+      "link",
+      "meta",
+      "source",
+      "track",
+      "wbr"
+    ]);
+  }
+});
+
+// dist/capabilities/frontend/exported.js
+function exportedFunctionPlatforms(files, modules, inert, valueOf, calledUnseen) {
+  const candidates = /* @__PURE__ */ new Map();
+  const byModule = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    if (inert(file))
+      continue;
+    modules.get(file)?.functions.forEach((fn, id) => {
+      if (!fn.exportedCalls)
+        return;
+      const key = `${file}\0${id}`;
+      candidates.set(key, {
+        on: new Set(fn.exportedCalls),
+        called: fn.exportedCalls.length > 0,
+        escaped: calledUnseen.has(file)
+      });
+      byModule.set(file, [...byModule.get(file) ?? [], key]);
+    });
+  }
+  const narrowed = /* @__PURE__ */ new Map();
+  if (candidates.size === 0)
+    return narrowed;
+  for (const file of files) {
+    const facts = inert(file) ? void 0 : modules.get(file);
+    if (!facts)
+      continue;
+    const weigh = (sites) => {
+      for (const site of sites) {
+        const ref = site.reference ? site.ref : site.ref.kind === "call" ? site.ref.callee : void 0;
+        if (!ref || !moduleValued(ref))
+          continue;
+        const value = valueOf(ref, file);
+        if (value.kind === "local-module" && "file" in value && value.file !== file) {
+          for (const key of byModule.get(value.file) ?? [])
+            candidates.get(key).escaped = true;
+          continue;
+        }
+        if (value.kind !== "function" || !("id" in value) || value.file === file)
+          continue;
+        const candidate = candidates.get(`${value.file}\0${value.id}`);
+        if (!candidate)
+          continue;
+        if (site.reference || !site.platforms)
+          candidate.escaped = true;
+        else {
+          candidate.called = true;
+          for (const platform of site.platforms)
+            candidate.on.add(platform);
+        }
+      }
+    };
+    weigh(facts.sites);
+    for (const fn of facts.functions)
+      weigh(fn.sites);
+  }
+  for (const [key, { on, called, escaped }] of candidates)
+    if (called && !escaped && on.size < ALL_PLATFORMS2.length)
+      narrowed.set(key, ALL_PLATFORMS2.filter((platform) => on.has(platform)));
+  for (const file of byModule.keys())
+    modules.get(file)?.functions.forEach((fn, id) => {
+      const outer = fn.inExported === void 0 ? void 0 : narrowed.get(`${file}\0${fn.inExported}`);
+      if (outer)
+        narrowed.set(`${file}\0${id}`, outer);
+    });
+  return narrowed;
+}
+function moduleValued(ref) {
+  switch (ref.kind) {
+    case "import":
+    case "dynamic-import":
+      return true;
+    case "await":
+      return ref.value.kind === "dynamic-import";
+    case "member":
+      return moduleValued(ref.object);
+    default:
+      return false;
+  }
+}
+var ALL_PLATFORMS2;
+var init_exported = __esm({
+  "dist/capabilities/frontend/exported.js"() {
+    "use strict";
+    init_analyze();
+    ALL_PLATFORMS2 = ["linux", "macOS", "windows", "android", "iOS"];
   }
 });
 
@@ -22612,6 +22895,7 @@ var init_link = __esm({
     "use strict";
     init_api();
     init_analyze();
+    init_exported();
     UNKNOWN2 = { kind: "unknown" };
     MAX_WRAPPER_DEPTH = 4;
     MAX_VALUE_DEPTH = 24;
@@ -22620,6 +22904,7 @@ var init_link = __esm({
       target;
       api;
       inert;
+      calledUnseen;
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
@@ -22632,15 +22917,20 @@ var init_link = __esm({
       forwardingSites = /* @__PURE__ */ new WeakMap();
       /** Forwarding calls whose callee does not depend on the arguments and is no function nor Tauri value (`console.log(label)`). */
       deadForwards = /* @__PURE__ */ new WeakSet();
+      /** `exportsHarmless` per module and `harmlessFunction` per function, worked out once. */
+      harmlessModules = /* @__PURE__ */ new Map();
+      harmlessFunctions = /* @__PURE__ */ new WeakMap();
       uses = [];
-      constructor(modules, target, api, inert = () => false) {
+      constructor(modules, target, api, inert = () => false, calledUnseen = /* @__PURE__ */ new Set()) {
         this.modules = modules;
         this.target = target;
         this.api = api;
         this.inert = inert;
+        this.calledUnseen = calledUnseen;
       }
       /** Every use in the files, in file order; call once. */
       link(files) {
+        const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) => this.evaluate(ref, file, void 0, 0), this.calledUnseen);
         for (const file of files) {
           if (this.inert(file))
             continue;
@@ -22649,9 +22939,10 @@ var init_link = __esm({
             continue;
           for (const site of facts.sites)
             this.emit(site, file, void 0, site);
-          facts.functions.forEach((fn) => {
+          facts.functions.forEach((fn, id) => {
+            const platforms = exported.get(`${file}\0${id}`);
             for (const site of fn.sites)
-              this.emit(site, file, void 0, site);
+              this.emit(site, file, void 0, platforms ? { ...site, platforms } : site);
           });
           for (const start of facts.dragRegions) {
             const commands = this.api.implicit("data-tauri-drag-region");
@@ -22763,6 +23054,88 @@ var init_link = __esm({
           this.pendingForwards.set(forwardedBy, pending);
         } else if (unresolved2 !== void 0)
           this.uses.push({ ...use, unresolved: unresolved2 });
+      }
+      /**
+       * Whether a module that names nothing of Tauri and imports this module's exports (and inert modules) can use
+       * nothing: every export is a value that no call, member read or type annotation turns into a use at the
+       * importer's own code, whatever the importer passes (its own values are then of the same kinds), as `emit` and
+       * `callThrough` would link it. False when unsure (a cycle of modules, an export of Tauri's).
+       */
+      exportsHarmless(file) {
+        const known = this.harmlessModules.get(file);
+        if (known !== void 0)
+          return known;
+        this.harmlessModules.set(file, false);
+        const facts = this.modules.get(file);
+        let harmless = facts !== void 0;
+        if (facts) {
+          for (const ref of facts.exports.values())
+            if (!this.harmlessValue(this.evaluate(ref, file, void 0, 0))) {
+              harmless = false;
+              break;
+            }
+          if (harmless)
+            for (const request of facts.starExports) {
+              const module2 = this.moduleValue(file, request);
+              if (module2.kind === "tauri-module")
+                harmless = false;
+              else if (module2.kind === "local-module" && !this.inert(module2.file))
+                harmless = this.exportsHarmless(module2.file);
+              if (!harmless)
+                break;
+            }
+        }
+        this.harmlessModules.set(file, harmless);
+        return harmless;
+      }
+      /** A value given to a module that names nothing of Tauri: it can hold or become no Tauri value (see `exportsHarmless`). */
+      harmlessValue(value) {
+        switch (value.kind) {
+          case "string":
+          case "unknown":
+          case "param":
+          case "inert":
+            return true;
+          case "function":
+            return this.harmlessFunction(value);
+          case "local-module":
+            return this.inert(value.file) || this.exportsHarmless(value.file);
+          default:
+            return false;
+        }
+      }
+      /**
+       * Whether calling the function with values that hold nothing of Tauri (see `exportsHarmless`) can make no use at
+       * the call and return no Tauri value: each call in it that uses a parameter calls nothing of Tauri and passes
+       * nothing of Tauri on, and its `return`s are no Tauri value. A function calling itself again is judged by its
+       * other calls (a cycle adds no use of its own).
+       */
+      harmlessFunction(fn) {
+        const facts = this.modules.get(fn.file)?.functions[fn.id];
+        if (!facts)
+          return true;
+        const known = this.harmlessFunctions.get(facts);
+        if (known !== void 0)
+          return known;
+        this.harmlessFunctions.set(facts, true);
+        const harmless = this.returnOf(fn, 0).kind === "unknown" && facts.sites.every((site) => {
+          if (site.reference || site.ref.kind !== "call" || !usesParam(site.ref, fn.id))
+            return true;
+          const args = site.ref.args;
+          const argumentsHarmless = () => args.every((arg) => this.harmlessValue(this.evaluate(arg, fn.file, void 0, 0)));
+          if (!argumentFree(site.ref.callee))
+            return argumentsHarmless();
+          const callee = this.evaluate(site.ref.callee, fn.file, void 0, 0);
+          if (callee.kind === "tauri-member")
+            return false;
+          if (callee.kind === "function")
+            return argumentsHarmless() && this.harmlessFunction(callee);
+          if (callee.kind === "inert")
+            return argumentsHarmless();
+          return true;
+        });
+        this.harmlessFunctions.set(facts, harmless);
+        return harmless;
       }
       /** Whether an argument is a value that no function can turn into a use: a string, an unknown, a parameter, an inert value. */
       inertArgument(arg, file, frames) {
@@ -23491,7 +23864,6 @@ async function scanFrontend2(options) {
   };
   const parsedFiles = /* @__PURE__ */ new Set();
   const skimmed = /* @__PURE__ */ new Map();
-  const skimmedTrees = /* @__PURE__ */ new Map();
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
@@ -23518,7 +23890,6 @@ async function scanFrontend2(options) {
       facts2.requests.push(...imports.requests);
       modules.set(file, facts2);
       skimmed.set(file, imports.typeRequests);
-      skimmedTrees.set(file, imports.tree);
       options.cache?.set(file, {
         text: text2.text,
         facts: facts2,
@@ -23546,9 +23917,7 @@ async function scanFrontend2(options) {
     });
     if (parsed.errors.some((e) => e.severity === "Error"))
       return void 0;
-    const tree = parsed.program;
-    const imports = importsOf(tree, block.text);
-    return imports && { ...imports, tree };
+    return importsOf(parsed.program, block.text);
   };
   const whole = (file) => {
     const facts = modules.get(file);
@@ -23556,17 +23925,15 @@ async function scanFrontend2(options) {
       return facts;
     skimmed.delete(file);
     const text2 = texts.get(file);
-    const tree = skimmedTrees.get(file);
-    skimmedTrees.delete(file);
     const full = emptyFacts();
     parsedFiles.add(file);
-    const fileNotes = analyseFile(file, text2, full, tree);
+    const fileNotes = analyseFile(file, text2, full);
     notes.push(...fileNotes);
     modules.set(file, full);
     options.cache?.set(file, { text: text2, facts: full, notes: fileNotes });
     return full;
   };
-  const analyseFile = (file, text2, facts, tree) => {
+  const analyseFile = (file, text2, facts) => {
     const fileNotes = [];
     if (looksMinified(text2))
       return [`${show2(file)}: looks minified or built; skipped`];
@@ -23578,22 +23945,17 @@ async function scanFrontend2(options) {
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      let json3 = tree;
-      if (json3 === void 0) {
-        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
-          lang: block.language,
-          sourceType: "module"
-        });
-        const error = parsed.errors.find((e) => e.severity === "Error");
-        if (error) {
-          const at = lineIndex(text2)(block.offset);
-          fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
-          continue;
-        }
-        json3 = parsed.program;
+      const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+        lang: block.language,
+        sourceType: "module"
+      });
+      const error = parsed.errors.find((e) => e.severity === "Error");
+      if (error) {
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
+        continue;
       }
-      tree = void 0;
-      analyzer.addProgram(natural.jsonParseAst(json3), block.offset - block.prefix);
+      analyzer.addProgram(natural.jsonParseAst(parsed.program), block.offset - block.prefix);
     }
     analyzer.finish();
     return fileNotes;
@@ -23665,10 +24027,41 @@ async function scanFrontend2(options) {
       queue.push(importer);
     }
   }
+  const api = await options.apiFor(root2);
+  const harmlessImporters = /* @__PURE__ */ new Set();
+  const decided = /* @__PURE__ */ new Set();
+  const deciding = /* @__PURE__ */ new Set();
+  const staysInert = (file) => {
+    if (inert.has(file) || harmlessImporters.has(file))
+      return true;
+    const typeRequests = skimmed.get(file);
+    if (typeRequests === void 0 || decided.has(file) || deciding.has(file))
+      return false;
+    deciding.add(file);
+    let harmless = true;
+    for (const request of [...modules.get(file).requests, ...typeRequests]) {
+      const resolution = resolve4(file, request);
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri")
+        harmless = false;
+      else if (resolution.found.kind === "file" && !staysInert(resolution.found.file))
+        harmless = probe2.exportsHarmless(resolution.found.file);
+      if (!harmless)
+        break;
+    }
+    deciding.delete(file);
+    decided.add(file);
+    if (harmless && skimmed.has(file))
+      harmlessImporters.add(file);
+    return harmless && skimmed.has(file);
+  };
+  const probe2 = new Linker({ get: whole }, (file, request) => resolve4(file, request).found, api, staysInert);
   for (const file of [...skimmed.keys()])
-    if (!inert.has(file))
+    if (!staysInert(file))
       whole(file);
-  const linker = new Linker({ get: whole }, target, await options.apiFor(root2), (file) => inert.has(file));
+  const linker = new Linker({ get: whole }, target, api, (file) => inert.has(file) || harmlessImporters.has(file), modulesCalledUnseen(skimmed.keys(), (file) => modules.get(file)?.requests ?? [], (file, request) => {
+    const found = resolve4(file, request).found;
+    return found.kind === "file" ? found.file : void 0;
+  }));
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = /* @__PURE__ */ new Map();
   const positioned = uses.map((use) => {
@@ -23771,7 +24164,10 @@ function importsOf(tree, text2) {
 }
 function jsonNodeAt(tree, start) {
   const end = jsonValueEnd(tree, start);
-  return end === void 0 ? void 0 : { value: JSON.parse(tree.slice(start, end)), end };
+  if (end === void 0)
+    return void 0;
+  const value = JSON.parse(tree.slice(start, end));
+  return { value, end };
 }
 function jsonValueEnd(json3, start) {
   let depth = 0;
@@ -24118,6 +24514,21 @@ function lineIndex(text2) {
 }
 function oneLine(text2) {
   return text2.replace(/\s+/g, " ").slice(0, 200);
+}
+function modulesCalledUnseen(unread, requestsOf, fileOf) {
+  const reached = /* @__PURE__ */ new Set();
+  const queue = [...unread];
+  while (queue.length) {
+    const file = queue.pop();
+    for (const request of requestsOf(file)) {
+      const next = fileOf(file, request);
+      if (next === void 0 || reached.has(next))
+        continue;
+      reached.add(next);
+      queue.push(next);
+    }
+  }
+  return reached;
 }
 var import_node_module, import_node_path16, import_node_fs10, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
 var init_scan = __esm({
@@ -24771,7 +25182,7 @@ async function permissionFolderManifest(dir, parseFile, problem, project, bounda
       problem(file, document.parseError.message);
     else {
       for (const p of checkPermissionFile(document.value))
-        problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
+        problem(file, `${p.message} (the app's build rejects this permission file)`, p.path, document);
       values.push({ value: document.value, absolutePath: document.absolutePath });
       project.permissionDocuments.push(document);
     }
@@ -24788,7 +25199,7 @@ async function readManifestFile(file, cwd, maxBytes, problem) {
     throw new FatalError(`${name}: ${document.parseError.message}`);
   const { manifests, problems: problems2 } = checkAclManifests(document.value);
   for (const p of problems2)
-    problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
+    problem(file, `${p.message} (the app's build rejects this manifest)`, p.path, document);
   return { manifests, document };
 }
 async function appReleases(srcTauri, history, cwd, maxBytes, project) {
@@ -24796,7 +25207,7 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   project.versions = found;
   project.catalog.useHostRelease(found.crates.get("core"));
   const releases = /* @__PURE__ */ new Map();
-  const unchecked = [];
+  const unchecked2 = [];
   for (const catalog of history.catalogs()) {
     const locked = found.crates.get(catalog);
     const source = project.build?.plugins.get(catalog)?.source;
@@ -24810,7 +25221,7 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
       releases.set(catalog, locked);
     else {
       if (locked)
-        unchecked.push(`${locked.crate} ${locked.version}`);
+        unchecked2.push(`${locked.crate} ${locked.version}`);
       releases.set(catalog, {
         crate: history.crateOf(catalog),
         version: history.newest(catalog),
@@ -24819,12 +25230,12 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
     }
   }
   if (!found.source) {
-    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases");
+    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest core and plugin releases");
   } else if (found.source.kind === "Cargo.toml") {
     project.notes.push(`no Cargo.lock found: identifiers were checked against the newest releases ${found.source.file} allows`);
   }
-  if (unchecked.length)
-    project.notes.push(`${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
+  if (unchecked2.length)
+    project.notes.push(`${unchecked2.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
   return releases;
 }
 function checkedAgainstBuiltins(manifests, builtins2, context) {
@@ -37369,7 +37780,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
         path: path46,
         target: "key",
         messageId: "repeatedField",
-        data: { field: String(path46[path46.length - 1]) },
+        data: { field: String(path46[path46.length - 1]), framework: project.catalog.framework },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)"
       });
     }
@@ -41640,7 +42051,8 @@ function explainCall(project, groups, query, lineOf2) {
     origin: query.origin,
     verdicts,
     windowKnown,
-    windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3)
+    windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3),
+    framework: project.catalog.framework
   };
   const { plugin } = parseCommandName(query.command);
   const notInItsPlugin = !query.known && plugin !== void 0 && (project.catalog.has(plugin) || project.catalog.has(`core:${plugin}`));
@@ -41670,7 +42082,7 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
     entry = slug;
     reason = `"${slug}" is an app permission you define: add src-tauri/permissions/${slug}.toml with [[permission]] identifier = "${slug}", commands.allow = ["${name}"]`;
     if (!catalog.hasAppPermissions) {
-      notes.push(query.origin.kind === "local" ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions" : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} the host checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`);
+      notes.push(query.origin.kind === "local" ? `the app defines no permissions, so ${catalog.framework} does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions` : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} ${catalog.framework} checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`);
     }
   } else if (!manifest) {
     entry = `${plugin}:default`;
@@ -41721,7 +42133,10 @@ function smallestPermission(manifest, command) {
   return enabling.sort((a2, b2) => size(a2) - size(b2) || compareCodePoints(a2.identifier, b2.identifier))[0];
 }
 function scopeTemplate(schema) {
-  const variants = isPlainObject(schema) ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v2) => Array.isArray(v2) ? v2 : [])] : [];
+  const variants = isPlainObject(schema) ? [
+    schema,
+    ...[schema.anyOf, schema.oneOf].flatMap((v2) => Array.isArray(v2) ? v2 : [])
+  ] : [];
   for (const variant of variants) {
     if (!isPlainObject(variant) || !isPlainObject(variant.properties))
       continue;
@@ -41936,7 +42351,7 @@ function renderCall(call, asked, lines, paint = NO_PAINT) {
       if (line)
         out.push(`  ${paint.dim(line)}`);
     if (!e.enforced)
-      out.push(call.origin.kind === "local" ? `  ${note} the host does not check this app command from local pages because the app defines no permissions` : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`);
+      out.push(call.origin.kind === "local" ? `  ${note} ${call.framework} does not check this app command from local pages because the app defines no permissions` : `  ${paint.error("exposed:")} ${call.framework} does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`);
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
       out.push(`  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`);
     }
@@ -42095,7 +42510,7 @@ function renderAccessText(answer, paint = NO_PAINT) {
     out.push(`  ${paint.bold(plugin)}`);
     const global = commands.find((c) => c.globalScope)?.globalScope;
     if (global)
-      out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
+      out.push(`    global scope (${answer.framework} hands it to every window): ${scopeText(global)}`);
     for (const a2 of commands) {
       const byCapability = /* @__PURE__ */ new Map();
       for (const { item } of a2.grantedBy.values()) {
@@ -42268,7 +42683,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
       ...frontendCalls ? { frontendCalls } : {},
-      ...uncheckedAppCommands ? { uncheckedAppCommands } : {}
+      ...uncheckedAppCommands ? { uncheckedAppCommands } : {},
+      framework: project.catalog.framework
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -42329,12 +42745,12 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, win
     deniedBy: denied.map(withPlatforms)
   }, null, 2) + "\n";
 }
-function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }, paint = NO_PAINT) {
+function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages, framework }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (uncheckedFromRemotePages)
-    out.push(`  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`);
+    out.push(`  ${paint.error(`not checked by ${framework} from any page: ${uncheckedFromRemotePages}`)}`);
   else if (uncheckedFromLocalPages)
-    out.push(`  ${paint.warning(UNCHECKED)}`);
+    out.push(`  ${paint.warning(unchecked(framework))}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
@@ -42357,7 +42773,7 @@ function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, win
     out.push(paint.dim("  a deny in any active capability wins over every allow, for every window and origin"));
   return textLines(out);
 }
-var UNCHECKED;
+var unchecked;
 var init_who_can = __esm({
   "dist/capabilities/render/who-can.js"() {
     "use strict";
@@ -42365,7 +42781,7 @@ var init_who_can = __esm({
     init_glob();
     init_platforms();
     init_terminal_text();
-    UNCHECKED = "not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)";
+    unchecked = (framework) => `not checked by ${framework} from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)`;
   }
 });
 
@@ -42407,7 +42823,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
       uncheckedFromLocalPages: uncheckedAppCommand,
-      ...uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {}
+      ...uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {},
+      framework: project.catalog.framework
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -42602,7 +43019,7 @@ __export(resolve_exports, {
   registerResolve: () => registerResolve
 });
 function registerResolve(program2, io, setExitCode, allRules) {
-  const command = program2.command("resolve").description('the whole resolved model, as the host computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}');
+  const command = program2.command("resolve").description('the whole resolved model, as Tauri computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}');
   addQueryOptions(command, ["json"]).action(async (paths, options) => {
     const project = await loadProjectFor(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const resolved = askedPlatforms(options).map((platform) => resolveProject(project, platform));
@@ -44467,13 +44884,13 @@ __export(explain_exports, {
   registerExplain: () => registerExplain
 });
 function registerExplain(program2, io, setExitCode, allRules) {
-  const command = program2.command("explain").description(`paste the host's "not allowed" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)").option("-C, --command <command>", "the refused command, for an fs refusal that names no permission (release builds)");
+  const command = program2.command("explain").description(`paste Tauri's "not allowed" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)").option("-C, --command <command>", "the refused command, for an fs refusal that names no permission (release builds)");
   addQueryOptions(command, ["text", "json"]).action(async (message, paths, options) => {
     const text2 = message === "-" ? await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) : message;
     const refusal = parseRefusal(text2);
     const scopeRefusal = refusal ? void 0 : parseScopeRefusal(text2);
     if (!refusal && !scopeRefusal) {
-      throw new UsageError(`explain: no refusal of the host or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`);
+      throw new UsageError(`explain: no refusal of Tauri's ACL or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`);
     }
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const paint = options.format === "json" ? void 0 : await answerPaint(options, io);
@@ -44502,7 +44919,7 @@ function explainRefusal(project, refusal, question, paint) {
   if (!paint)
     return JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n";
   const out = [
-    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call))})`)}`,
+    `${call.framework} refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call), call.framework)})`)}`,
     `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
     ...notes.map((note) => `${paint.warning("note:")} ${note}`),
     ...renderCall(call, asked, lines, paint)
@@ -44570,7 +44987,7 @@ function kindFound(kind, call) {
     return "not-granted";
   return kind;
 }
-function describeKind(kind) {
+function describeKind(kind, framework) {
   switch (kind) {
     case "release":
       return "release-build message: it names no window or URL";
@@ -44579,7 +44996,7 @@ function describeKind(kind) {
     case "not-allowed-here":
       return "granted to other windows or origins, not this one";
     case "plugin-not-found":
-      return "the host knows no such plugin";
+      return `${framework} knows no such plugin`;
     case "command-not-found":
       return "no permission of the plugin has the command";
     default:
@@ -44737,7 +45154,7 @@ __export(permissions_exports, {
   registerPermissions: () => registerPermissions
 });
 function registerPermissions(program2, io, setExitCode, allRules) {
-  const command = program2.command("permissions").description("known permissions and sets, with descriptions and the commands each expands to").argument("[plugin]", "one plugin key: fs, core:window, __app-acl__ \u2026").option("--filter <text>", "only identifiers, descriptions or commands containing this text").option("--release <version>", "the catalog of this release of the plugin (of the host for core:*), e.g. 2.0.1; also written --version");
+  const command = program2.command("permissions").description("known permissions and sets, with descriptions and the commands each expands to").argument("[plugin]", "one plugin key: fs, core:window, __app-acl__ \u2026").option("--filter <text>", "only identifiers, descriptions or commands containing this text").option("--release <version>", "the catalog of this release of the plugin (of Tauri for core:*), e.g. 2.0.1; also written --version");
   for (const option of addQueryOptions(program2.createCommand("permissions"), ["text", "json"]).options)
     command.addOption(option);
   command.action(async (plugin, options) => {
@@ -44922,7 +45339,7 @@ function describeChange(change) {
   }
 }
 function documentOf(project, capability) {
-  return project.documents.find((document) => document.absolutePath === capability.source.absolutePath);
+  return [...project.documents, ...configDocuments(project.config)].find((document) => document.absolutePath === capability.source.absolutePath);
 }
 function groupBy(items, keyOf) {
   const groups = /* @__PURE__ */ new Map();
@@ -45116,6 +45533,7 @@ var init_least_privilege = __esm({
     init_expand();
     init_model();
     init_glob();
+    init_app_config();
     init_types3();
     init_did_you_mean();
     init_frontend();
@@ -45436,6 +45854,7 @@ async function buildReport(input) {
     cell.heat = heatLevel(cell.count, max);
   const callable = new Set(groups.flatMap((g) => g.matrix.rows.flatMap((row) => row.granted)));
   const capabilityList = capabilitiesOf(project, input.groups, asked, lines);
+  const unchecked2 = markRemoteAppCommands(project, capabilityList, rows2, cells, columnIndex, entries);
   const data = {
     tool: { name: "caplint", version: input.toolVersion },
     title: titleOf(project, input.app),
@@ -45468,7 +45887,8 @@ async function buildReport(input) {
       dangerousCells: cells.flat().filter((c) => c.dangerous).length,
       ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
     },
-    frontend: input.frontendCalls !== void 0
+    frontend: input.frontendCalls !== void 0,
+    ...unchecked2 ? { uncheckedRemoteAppCommands: unchecked2 } : {}
   };
   if (input.against) {
     data.diff = reportDiff(input.against, input.groups, lines, windows, asked);
@@ -45745,6 +46165,36 @@ function capabilitiesOf(project, groups, asked, lines) {
     return item;
   });
 }
+function markRemoteAppCommands(project, capabilities, rows2, cells, columnIndex, entries) {
+  const reason = uncheckedRemoteAppCommands(project.catalog);
+  const remote = capabilities.filter((c) => !c.inactive && c.contexts.some((context) => context !== "local") && c.windows.length + c.webviews.length > 0);
+  if (remote.length === 0)
+    return void 0;
+  const granted = new Map(remote.map((c) => [c.identifier, /* @__PURE__ */ new Set()]));
+  const column = columnIndex.get(APP_COMMANDS);
+  if (column !== void 0)
+    for (const row of cells)
+      for (const command of row[column]?.commands ?? [])
+        for (const id of command.grantedBy) {
+          const entry = entries[id];
+          if (entry.context !== "local")
+            granted.get(entry.capability)?.add(command.command);
+        }
+  for (const capability of remote)
+    capability.remoteAppCommands = {
+      unchecked: reason !== void 0,
+      granted: [...granted.get(capability.identifier)].sort(compareCodePoints)
+    };
+  if (reason === void 0)
+    return void 0;
+  const exposing = new Set(remote.map((c) => c.identifier));
+  for (const row of rows2) {
+    const through = row.capabilities.filter((id) => exposing.has(id));
+    if (through.length)
+      row.uncheckedRemoteAppCommands = through;
+  }
+  return reason;
+}
 function groupGrants(grants, lines, windows, asked) {
   const groups = /* @__PURE__ */ new Map();
   for (const { item: grant, platforms } of grants) {
@@ -45787,6 +46237,7 @@ var init_model2 = __esm({
     init_dangers();
     init_command_name();
     init_types3();
+    init_explain();
     APP_COMMANDS = "";
     APP_COMMANDS_LABEL = "app commands";
     DANGEROUS_RULE = "dangerous-permission";
@@ -46059,7 +46510,7 @@ function matrixSection(data) {
   const body = data.rows.map((row, r) => {
     const cells = data.cells[r].map((cell, col) => cellHtml(data, r, col, cell)).join("");
     const via = row.capabilities.length ? `via ${row.capabilities.join(", ")}` : "no capability";
-    const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">\u26A0${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">\u2212${row.removed}</span>` : ""}</td>`;
+    const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">\u26A0${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">\u2212${row.removed}</span>` : ""}${row.uncheckedRemoteAppCommands ? ` <span class="mark-unchecked" data-unchecked-remote="${escapeHtml(row.uncheckedRemoteAppCommands.join(" "))}" title="${escapeHtml(`remote pages (via ${row.uncheckedRemoteAppCommands.join(", ")}) may call every app command, unchecked`)}">R!</span>` : ""}</td>`;
     return `<tr data-window="${escapeHtml(row.window)}"><th scope="row" class="window"><div class="label">${escapeHtml(row.window)}</div><div class="via">${escapeHtml(via)}</div></th>${cells}${total}</tr>`;
   }).join("\n");
   const legend = data.heatLevels.map((level2) => `<span class="swatch h${level2.level}">${level2.min === level2.max ? level2.min : `${level2.min}\u2013${level2.max}`}</span>`).join("");
@@ -46176,12 +46627,22 @@ ${rows2}
 </tbody></table>` : ""}
 </section>`;
 }
+function remoteAppCommandsText(capability) {
+  const reach = capability.remoteAppCommands;
+  if (!reach)
+    return "";
+  const granted = reach.granted.map((command) => `<code>${escapeHtml(command)}</code>`).join(" ");
+  const text2 = reach.unchecked ? `remote pages may call every command the app registers (not checked)${granted ? `, granted ones included: ${granted}` : ""}` : granted ? `app commands remote pages may call: ${granted}` : "remote pages may call no app command";
+  return `<div class="remote-app${reach.unchecked ? " unchecked" : ""}" data-remote-app-commands="${reach.unchecked ? "unchecked" : reach.granted.length}">${text2}</div>`;
+}
 function capabilitiesSection(data) {
   const list = (values) => values.length ? values.map((v2) => `<code>${escapeHtml(v2)}</code>`).join(" ") : `<span class="none">none</span>`;
-  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}${remoteAppCommandsText(c)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const exposed = data.uncheckedRemoteAppCommands ? `<p class="exposed" data-unchecked-remote-app-commands>Exposed: ${escapeHtml(data.uncheckedRemoteAppCommands)}.</p>
+` : "";
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
-<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
+${exposed}<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
 ${rows2}
 </tbody></table>
 </section>`;
@@ -46275,6 +46736,10 @@ table{border-collapse:collapse}
 .key-remote,.key-platform{color:var(--new);border:1px solid var(--new-line);background:var(--new-bg)}
 .matrix .total .mark-remote{color:var(--new);font-weight:700;font-size:12px}
 .chip .only{font-size:10.5px;color:var(--muted);font-weight:400}
+.remote-app{font-size:12px;color:var(--new);margin-top:4px}
+.remote-app.unchecked,.exposed,.matrix .total .mark-unchecked{color:var(--danger);font-weight:700}
+.exposed{background:var(--danger-bg);padding:6px 10px;border-radius:6px}
+.matrix .total .mark-unchecked{font-size:12px}
 .pill.remote,.pill.platform{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .cell .mark-denied{position:absolute;bottom:2px;right:3px;font-size:9.5px;font-weight:700;padding:0 2px;border-radius:3px;color:#475467;background:#f2f4f7;line-height:13px}
 .matrix td.total{padding:0 10px;font-variant-numeric:tabular-nums;white-space:nowrap;border-left:1px solid var(--line)}
@@ -48310,6 +48775,15 @@ function namespaceOf(first, serviceWords, prefix2) {
   return void 0;
 }
 function splitToolName(toolName, naming) {
+  let byName = splitNames.get(naming);
+  if (!byName)
+    splitNames.set(naming, byName = /* @__PURE__ */ new Map());
+  let split = byName.get(toolName);
+  if (!split)
+    byName.set(toolName, split = splitName(toolName, naming));
+  return split;
+}
+function splitName(toolName, naming) {
   const lower = toolName.toLowerCase();
   for (const prefix2 of naming.prefixes) {
     if (!lower.startsWith(prefix2) || lower.length <= prefix2.length + 1)
@@ -48322,7 +48796,7 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
@@ -48418,6 +48892,7 @@ var init_naming = __esm({
     VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
     DOMAIN_SUFFIXES = /* @__PURE__ */ new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
     NO_WORDS = /* @__PURE__ */ new Set();
+    splitNames = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -55450,7 +55925,7 @@ ${members.map((m) => `- \`${m}\``).join("\n")}`
     const other = otherSpellingName(key, name);
     if (other === void 0 || entries.has(other))
       continue;
-    const same = ` The same permission as "${prefix2}${name}" (the host accepts both spellings of its brand word).`;
+    const same = ` The same permission as "${prefix2}${name}" (Tauri accepts both spellings of its brand word, \`tauri\` and the spec's \`host\`).`;
     entries.set(other, {
       ...entry,
       const: prefix2 + other,
@@ -55781,7 +56256,7 @@ var init_convert = __esm({
 
 // dist/lsp/places.js
 function documentOf2(project, file) {
-  return project.documents.find((d) => d.absolutePath === file) ?? (project.config?.document.absolutePath === file ? project.config.document : void 0) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
+  return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
 function capabilitiesIn(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
@@ -55867,6 +56342,7 @@ var init_places = __esm({
   "dist/lsp/places.js"() {
     "use strict";
     init_types2();
+    init_app_config();
     init_project_model();
   }
 });
@@ -56478,7 +56954,7 @@ function hoverText(project, place) {
     case "label":
       return labelHover(project, place.label);
     case "url":
-      return urlHover(place.pattern);
+      return urlHover(project, place.pattern, place.capability);
   }
 }
 function platformsOf2(capability) {
@@ -56572,15 +57048,19 @@ function labelHover(project, label) {
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }
-function urlHover(pattern) {
+function urlHover(project, pattern, capability) {
   const compiled2 = compileRemotePattern(pattern);
   if (!compiled2.ok)
-    return `**\`${pattern}\`**: not a pattern the host accepts: ${compiled2.message}`;
+    return `**\`${pattern}\`**: not a pattern ${project.catalog.framework} accepts: ${compiled2.message}`;
   const { match: match2, miss } = exampleUrls(pattern, (url) => compiled2.test(url));
   const out = [`**Remote URL pattern \`${pattern}\`**`];
   out.push(match2 ? `**Matches:** \`${match2}\`` : "No example URL found that it matches.");
   if (miss)
     out.push(`**Does not match:** \`${miss}\``);
+  const unchecked2 = uncheckedRemoteAppCommands(project.catalog);
+  const targets = [...valuesOf(capability.windows), ...valuesOf(capability.webviews)];
+  if (unchecked2 && project.activeCapabilities.includes(capability) && targets.length > 0)
+    out.push(`**Exposed:** pages it matches in ${targets.map((label) => `\`${label}\``).join(", ")} may call every app command, not checked by ${project.catalog.framework}: ${unchecked2}`);
   return out.join("\n\n");
 }
 function exampleUrls(pattern, test) {
@@ -56618,6 +57098,7 @@ var init_hover = __esm({
     init_engine();
     init_types3();
     init_permissions();
+    init_explain();
     init_index();
     init_completion();
     init_places();
@@ -57973,7 +58454,10 @@ function addOutputOptions(program2, output, cwd, stdout) {
     output.reset();
     const { output: file, quiet } = action.opts();
     if (captured && !quiet && file !== void 0) {
-      const named2 = [...action.args, ...Object.values(action.opts()).flat()].filter((value) => typeof value === "string" && value !== file);
+      const named2 = [
+        ...action.args,
+        ...Object.values(action.opts()).flat()
+      ].filter((value) => typeof value === "string" && value !== file);
       const inputs2 = named2.map((value) => import_node_path44.default.resolve(cwd, value));
       await writeOutputFile("--output", { given: file, cwd, stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, captured.text);
     }
@@ -58090,7 +58574,7 @@ async function main(givenOptions) {
   const debug = options.argv.includes("--debug");
   const output = switchableOutput(options);
   const parse4 = async (everyCommand, errors2) => {
-    const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+    const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec calls the framework `host`: the same ACL).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
       writeOut: (text2) => options.stdout.write(text2),
       writeErr: (text2) => stderr.write(text2),
       outputError: (text2) => errors2.push(`caplint: ${text2.replace(/^error: /, "")}`)
