@@ -121,9 +121,12 @@ vm.Script = class extends Compiled {
     expect(cacheOf(["check", "forms/single.json", "forms/wrapped.toml"])).toBe(
       bytesOf("main.cjs.files.cache"),
     );
-    expect(cacheOf(["events", path.join(FIXTURES, "events/valid/approval-approved.jsonl")])).toBe(
-      bytesOf("main.cjs.events.cache"),
-    );
+    expect(
+      cacheOf([
+        "events",
+        path.join(FIXTURES, "events/approval-lifecycle/valid/approval-approved.jsonl"),
+      ]),
+    ).toBe(bytesOf("main.cjs.events.cache"));
     expect(cacheOf(["mcp", path.join(FIXTURES, "mcp/dumps/good.json")])).toBe(
       bytesOf("main.cjs.mcp.cache"),
     );
