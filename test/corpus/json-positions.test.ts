@@ -5,19 +5,11 @@ import { describe, expect, it } from "vitest";
 import { jsonTree } from "../../src/core/source/json-tree.js";
 import { LineIndex } from "../../src/core/source/line-index.js";
 import { SourceDocument } from "../../src/core/source/document.js";
-import { shape, treeShape } from "../helpers/json-tree-shape.js";
+import { at, shape, treeShape } from "../helpers/json-tree-shape.js";
 import { FIXTURES } from "../helpers/run.js";
 
 // The sweeps of test/core/source/locate.test.ts over every JSON file of fixtures/ (seconds of work,
 // so they run in the corpus project, not in the unit loop).
-const at = (
-  document: SourceDocument,
-  path: (string | number)[],
-  target: "key" | "value" = "value",
-) => {
-  const { range, exact } = document.locate(path, target);
-  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
-};
 
 describe("positions on every JSON fixture agree with jsonc-parser", () => {
   const jsonFiles = (dir: string): string[] =>

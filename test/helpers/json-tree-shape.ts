@@ -1,3 +1,4 @@
+import type { SourceDocument } from "../../src/core/source/document.js";
 import type { JsonTree } from "../../src/core/source/json-tree.js";
 
 /** A JSON syntax tree in jsonc-parser's shape, to compare caplint's compact tree with it node for node. */
@@ -52,4 +53,14 @@ export const treeShape = (tree: JsonTree, node: number): Shape => {
         ? { children: items.map((child) => treeShape(tree, child)) }
         : {}),
   };
+};
+
+/** Where a JSON path lands in a document, as `line:column-line:column` (and whether only an ancestor was found). */
+export const at = (
+  document: SourceDocument,
+  path: (string | number)[],
+  target: "key" | "value" = "value",
+) => {
+  const { range, exact } = document.locate(path, target);
+  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
 };

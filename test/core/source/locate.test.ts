@@ -11,16 +11,7 @@ import {
   propertiesWritten,
 } from "../../../src/core/source/document.js";
 import { parseToml } from "../../../src/core/source/toml.js";
-import { shape, treeShape } from "../../helpers/json-tree-shape.js";
-
-const at = (
-  document: SourceDocument,
-  path: (string | number)[],
-  target: "key" | "value" = "value",
-) => {
-  const { range, exact } = document.locate(path, target);
-  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
-};
+import { at, shape, treeShape } from "../../helpers/json-tree-shape.js";
 
 describe("JSON paths to positions", () => {
   const text =
