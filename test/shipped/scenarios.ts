@@ -681,7 +681,7 @@ export const SCENARIOS: Scenario[] = [
     ),
   },
   {
-    name: "access: an app command the host does not check (no app permissions) is not a NOT ALLOWED",
+    name: "access: an app command Tauri does not check (no app permissions) is not a NOT ALLOWED",
     args: ["access", "--window", "main", "--command", "greet", "--platform", "linux"],
     cwd: `${CLI}/unchecked-app`,
     code: 0,
@@ -691,8 +691,8 @@ export const SCENARIOS: Scenario[] = [
       'note: no known plugin has the command "greet"; did you mean "plugin:menu|get", "plugin:store|get" or "plugin:store|reset"?',
       "",
       "NOT CHECKED: greet (unchecked) on linux",
-      "  greet is not checked by the host: the app defines no permissions, so any window may call its own command greet from local pages (the app must register it; from a remote origin it would be checked)",
-      "  note: the host does not check this app command from local pages because the app defines no permissions",
+      "  greet is not checked by Tauri: the app defines no permissions, so any window may call its own command greet from local pages (the app must register it; from a remote origin it would be checked)",
+      "  note: Tauri does not check this app command from local pages because the app defines no permissions",
       "",
     ].join("\n"),
   },
@@ -797,7 +797,7 @@ export const SCENARIOS: Scenario[] = [
     cwd: "fixtures/queries/no-app-permissions",
     code: 0,
     stdout:
-      "save_note on linux\n  not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)\n  no active capability grants or denies it\n",
+      "save_note on linux\n  not checked by Tauri from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)\n  no active capability grants or denies it\n",
   },
   {
     name: "who-can: a remote origin",

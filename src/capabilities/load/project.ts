@@ -704,6 +704,13 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
   return project;
 }
 
+/** The framework an app config's file name belongs to: Tauri's names (`tauri.conf.json`, `Tauri.toml`) say `tauri`. */
+function configFileSpelling(configPath: string): Spelling | undefined {
+  return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(path.basename(configPath))
+    ? "tauri"
+    : undefined;
+}
+
 /**
  * The registry plugins the capabilities grant and the spelling they write join the catalog. The
  * context's catalog stays as loaded: the completed one is a copy, kept while the granted plugins and
@@ -725,7 +732,13 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
           capability.permissions.map((entry) => entry.identifier),
         ),
       ) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined));
-  const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
+  // With no spelling evidence, the prose name follows the app config's file name: `tauri.conf.json` and
+  // `Tauri.toml` are Tauri's (the spec names no config file of its own). Identifiers keep the default spelling.
+  const configSpelling: Spelling | undefined =
+    project.catalog.spellingFixed || spelling || !project.config
+      ? undefined
+      : configFileSpelling(project.config.document.absolutePath);
+  const key = JSON.stringify([[...granted].sort(), spelling ?? null, configSpelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
     const catalog = project.catalog.copy();
@@ -772,6 +785,7 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
       for (const item of registry.notes) part.notes.push(item);
     }
     if (spelling) catalog.useSpelling(spelling);
+    catalog.useConfigFramework(configSpelling);
     completed = {
       key,
       catalog,
