@@ -1,6 +1,6 @@
 /**
  * Property 2: mutations of real capability files. The seeds are the capability files of the rule
- * fixtures (`fixtures/<rule>/{valid,invalid}`), the apps among them and `fixtures/queries/app`, and the
+ * fixtures (`fixtures/capabilities/<rule>/{valid,invalid}`), the apps among them and `fixtures/queries/app`, and the
  * real-world samples in `fixtures/real-world-samples`. A case applies structural mutations (drop a
  * field, change a type, rename a permission, duplicate an entry, add platforms …) and then byte-level
  * ones (delete, insert, swap, duplicate, truncate), writes the result into a temporary copy and checks:
@@ -94,9 +94,10 @@ function collectSeeds(): Seed[] {
       });
     }
   };
-  for (const rule of readdirSync(FIXTURES).sort()) {
+  const ruleFixtures = path.join(FIXTURES, "capabilities");
+  for (const rule of readdirSync(ruleFixtures).sort()) {
     for (const group of ["valid", "invalid"]) {
-      const dir = path.join(FIXTURES, rule, group);
+      const dir = path.join(ruleFixtures, rule, group);
       for (const file of listFiles(dir, (n) => CAPABILITY_FILE.test(n)))
         seeds.push({ kind: "file", args: [], source: file, relative: path.basename(file) });
       if (group !== "valid" || !existsSync(dir)) continue;
