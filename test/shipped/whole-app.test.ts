@@ -115,7 +115,7 @@ describe("who-can, access and matrix cover every platform", () => {
     expect(groups.filter((g) => g === "  app commands")).toHaveLength(1);
     // The `**` a window really gets is in the plugin's global scope, not in its command scope.
     expect(main.stdout).toMatch(
-      / {2}fs\n {4}global scope \(the host hands it to every window\): allow \{"path":"\$HOME"\}, \{"path":"\$HOME\/\*\*"\}/,
+      / {2}fs\n {4}global scope \(Tauri hands it to every window\): allow \{"path":"\$HOME"\}, \{"path":"\$HOME\/\*\*"\}/,
     );
   });
 
@@ -180,7 +180,7 @@ describe("access --command and explain", () => {
     const result = caplint(["explain", text, "--platform", "linux"], app);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'the host refused plugin:fs|read_text_file for window "settings", webview "settings", origin local',
+      'Tauri refused plugin:fs|read_text_file for window "settings", webview "settings", origin local',
     );
     expect(result.stdout).toContain("NOT ALLOWED: plugin:fs|read_text_file (not-granted) on linux");
     expect(result.stdout).toContain('"fs:allow-read-text-file" enables only read_text_file');
@@ -251,7 +251,7 @@ describe("access --command and explain", () => {
     );
     expect(denied.code).toBe(0);
     expect(denied.stdout).toContain(
-      'the host refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)',
+      'Tauri refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)',
     );
     expect(denied.stdout).toContain(
       "window.close explicitly denied on origin remote: https://partner.dev/page",
