@@ -8559,8 +8559,6 @@ var init_catalog = __esm({
       known = /* @__PURE__ */ new Map();
       currentSpelling = "host";
       spellingFromManifest = false;
-      /** The prose name evidence other than the spelling decided (the app config's file name), if any. */
-      frameworkFromConfig;
       versionData;
       /** The host release the app builds with, as its Cargo files say (even one the history cannot check). */
       hostReleaseData;
@@ -8592,7 +8590,6 @@ var init_catalog = __esm({
           copy.provenance.set(key, provenance);
         copy.currentSpelling = this.currentSpelling;
         copy.spellingFromManifest = this.spellingFromManifest;
-        copy.frameworkFromConfig = this.frameworkFromConfig;
         copy.versionData = this.versionData;
         copy.hostReleaseData = this.hostReleaseData;
         return copy;
@@ -8604,20 +8601,9 @@ var init_catalog = __esm({
       get spelling() {
         return this.currentSpelling;
       }
-      /**
-       * The framework as this app's answers name it in prose ("Tauri", or the spec's "the host"): the
-       * spelling's when evidence decided it, else the app config's file name's (see `useConfigFramework`).
-       */
+      /** The framework as this app's answers name it in prose: "Tauri", or the spec's "the host". */
       get framework() {
-        return this.frameworkFromConfig ?? frameworkName(this.currentSpelling);
-      }
-      /**
-       * Names the framework from the app config's file name when nothing decided the spelling:
-       * `tauri.conf.json`/`Tauri.toml` is read by Tauri alone. The spelling identifiers are shown in stays.
-       */
-      useConfigFramework(spelling) {
-        this.frameworkFromConfig = spelling && frameworkName(spelling);
-        return this;
+        return frameworkName(this.currentSpelling);
       }
       /** Whether a generated manifest fixed the spelling (capability files then do not change it). */
       get spellingFixed() {
@@ -25071,9 +25057,8 @@ function configFileSpelling(configPath) {
 async function completeCatalog(context, project) {
   const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0);
-  const configSpelling = project.catalog.spellingFixed || spelling || !project.config ? void 0 : configFileSpelling(project.config.document.absolutePath);
-  const key = JSON.stringify([[...granted].sort(), spelling ?? null, configSpelling ?? null]);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
     const catalog = project.catalog.copy();
@@ -25099,7 +25084,6 @@ async function completeCatalog(context, project) {
     }
     if (spelling)
       catalog.useSpelling(spelling);
-    catalog.useConfigFramework(configSpelling);
     completed = {
       key,
       catalog,

@@ -509,7 +509,7 @@ describe("the framework's name in prose follows the app's spelling", () => {
     }
   });
 
-  it("an app with no Cargo files and no brand-spelled identifier is named Tauri by its tauri.conf.json or Tauri.toml", () => {
+  it("an app with no Cargo files and no brand-spelled identifier is named Tauri, and spelled tauri, by its tauri.conf.json or Tauri.toml", () => {
     // Like 0PandaDEV/Qopy in the real-world corpus: a config and capabilities, nothing else that shows the spelling.
     const cases: Array<[config: string | undefined, permission: string, framework: string]> = [
       ["tauri.conf.json", "dialog:default", "Tauri"],
@@ -555,6 +555,13 @@ describe("the framework's name in prose follows the app's spelling", () => {
       );
       expect(explained.stdout.split("\n")[0], `${config} ${permission}`).toBe(
         `${framework} refused plugin:fs|read_file for window "main", webview "main", origin local (no capability grants it)`,
+      );
+      // The identifiers and commands the answers print follow the same word: `tauri_version` in a Tauri app.
+      const word = framework === "Tauri" ? "tauri" : "host";
+      const access = bin(["access", "--window", "main", "-C", `plugin:app|${word}_version`], dir);
+      expect(access.stdout, `${config} ${permission}`).toContain(`plugin:app|${word}_version`);
+      expect(access.stdout, `${config} ${permission}`).not.toContain(
+        `plugin:app|${word === "tauri" ? "host" : "tauri"}_version`,
       );
     }
   });

@@ -46,8 +46,6 @@ export class Catalog {
   private readonly known = new Map<string, boolean>();
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
-  /** The prose name evidence other than the spelling decided (the app config's file name), if any. */
-  private frameworkFromConfig: string | undefined;
   private versionData:
     { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
   /** The host release the app builds with, as its Cargo files say (even one the history cannot check). */
@@ -81,7 +79,6 @@ export class Catalog {
     for (const [key, provenance] of this.provenance) copy.provenance.set(key, provenance);
     copy.currentSpelling = this.currentSpelling;
     copy.spellingFromManifest = this.spellingFromManifest;
-    copy.frameworkFromConfig = this.frameworkFromConfig;
     copy.versionData = this.versionData;
     copy.hostReleaseData = this.hostReleaseData;
     return copy;
@@ -95,21 +92,9 @@ export class Catalog {
     return this.currentSpelling;
   }
 
-  /**
-   * The framework as this app's answers name it in prose ("Tauri", or the spec's "the host"): the
-   * spelling's when evidence decided it, else the app config's file name's (see `useConfigFramework`).
-   */
+  /** The framework as this app's answers name it in prose: "Tauri", or the spec's "the host". */
   get framework(): string {
-    return this.frameworkFromConfig ?? frameworkName(this.currentSpelling);
-  }
-
-  /**
-   * Names the framework from the app config's file name when nothing decided the spelling:
-   * `tauri.conf.json`/`Tauri.toml` is read by Tauri alone. The spelling identifiers are shown in stays.
-   */
-  useConfigFramework(spelling: Spelling | undefined): this {
-    this.frameworkFromConfig = spelling && frameworkName(spelling);
-    return this;
+    return frameworkName(this.currentSpelling);
   }
 
   /** Whether a generated manifest fixed the spelling (capability files then do not change it). */

@@ -723,7 +723,8 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
     ),
   );
   // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
-  // spec's `host`): an app that writes neither still gets its build's word in every answer.
+  // spec's `host`), else the app config's file name (`tauri.conf.json` and `Tauri.toml` are Tauri's; the
+  // spec names no config file of its own): an app that writes neither still gets its build's word in every answer.
   const hostCrate = project.versions?.crates.get("core")?.crate;
   const spelling = project.catalog.spellingFixed
     ? undefined
@@ -731,14 +732,10 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
         project.capabilities.flatMap((capability) =>
           capability.permissions.map((entry) => entry.identifier),
         ),
-      ) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined));
-  // With no spelling evidence, the prose name follows the app config's file name: `tauri.conf.json` and
-  // `Tauri.toml` are Tauri's (the spec names no config file of its own). Identifiers keep the default spelling.
-  const configSpelling: Spelling | undefined =
-    project.catalog.spellingFixed || spelling || !project.config
-      ? undefined
-      : configFileSpelling(project.config.document.absolutePath);
-  const key = JSON.stringify([[...granted].sort(), spelling ?? null, configSpelling ?? null]);
+      ) ??
+      (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined) ??
+      (project.config ? configFileSpelling(project.config.document.absolutePath) : undefined));
+  const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
     const catalog = project.catalog.copy();
@@ -785,7 +782,6 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
       for (const item of registry.notes) part.notes.push(item);
     }
     if (spelling) catalog.useSpelling(spelling);
-    catalog.useConfigFramework(configSpelling);
     completed = {
       key,
       catalog,
