@@ -22781,7 +22781,11 @@ function exportedFunctionPlatforms(files, modules, inert, valueOf, calledUnseen)
         called: fn.exportedCalls.length > 0,
         escaped: calledUnseen.has(file)
       });
-      byModule.set(file, [...byModule.get(file) ?? [], key]);
+      const keys = byModule.get(file);
+      if (keys)
+        keys.push(key);
+      else
+        byModule.set(file, [key]);
     });
   }
   const narrowed = /* @__PURE__ */ new Map();

@@ -41,7 +41,9 @@ export function exportedFunctionPlatforms(
         called: fn.exportedCalls.length > 0,
         escaped: calledUnseen.has(file),
       });
-      byModule.set(file, [...(byModule.get(file) ?? []), key]);
+      const keys = byModule.get(file);
+      if (keys) keys.push(key);
+      else byModule.set(file, [key]);
     });
   }
   const narrowed = new Map<string, readonly Platform[]>();
