@@ -166,3 +166,31 @@ describe("explain's first line on a command no capability grants", () => {
     );
   });
 });
+
+describe("the HTML report through the built bin", () => {
+  const marks = (html: string) =>
+    [
+      ...html.matchAll(
+        /data-remote-app-commands="[a-z0-9]+"|data-unchecked-remote="[a-z-]+"|every command the app registers \(not checked\)/g,
+      ),
+    ]
+      .map((match) => match[0])
+      .sort();
+
+  it("2.0.6: the remote capability and the window it reaches are marked, every app command exposed", () => {
+    const report = caplint(path.join(HERE, "tauri-2.0.6"), ["report", "--html", "-"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect([...new Set(marks(report.stdout))]).toEqual([
+      'data-remote-app-commands="unchecked"',
+      'data-unchecked-remote="docs-site"',
+      "every command the app registers (not checked)",
+    ]);
+  });
+
+  it("2.11.5: app commands are checked from remote pages: the capability grants its pages none, no window is marked", () => {
+    const report = caplint(path.join(HERE, "tauri-2.11.5"), ["report", "--html", "-"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect([...new Set(marks(report.stdout))]).toEqual(['data-remote-app-commands="0"']);
+    expect(report.stdout).toContain("remote pages may call no app command");
+  });
+});
