@@ -7426,6 +7426,9 @@ var init_platform_reach = __esm({
 function isTarget(value) {
   return typeof value === "string" && TARGETS.includes(value);
 }
+function loadedOn(capability, target) {
+  return (!capability.platforms || valuesOf(capability.platforms).includes(target)) && (!capability.configPlatforms || capability.configPlatforms.some((loaded3) => loaded3 === target));
+}
 function valuesOf(items) {
   return items.map((item) => item.value);
 }
@@ -15876,10 +15879,7 @@ function targetCapability(capabilities, refusals, key) {
   const labels = refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
   const refusedOn2 = new Set(refusals.flatMap((refusal) => refusal.platforms));
   const covering = capabilities.filter((capability) => !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))));
-  const inForce = covering.filter((capability) => {
-    const named2 = valuesOf(capability.platforms ?? []).map((platform) => platform.toLowerCase());
-    return [...refusedOn2].every((platform) => (capability.configPlatforms?.includes(platform) ?? true) && (named2.length === 0 || named2.includes(platform.toLowerCase())));
-  });
+  const inForce = covering.filter((capability) => [...refusedOn2].every((platform) => loadedOn(capability, platform)));
   const samePlugin = (capability) => key !== void 0 && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
   const pick = (candidates) => candidates.find((capability) => samePlugin(capability) && !capability.source.inline) ?? candidates.find((capability) => !capability.source.inline) ?? candidates[0];
   return pick(inForce) ?? pick(covering);
@@ -15938,7 +15938,6 @@ var init_frontend_access = __esm({
     init_types3();
     init_glob();
     init_build();
-    init_types3();
     MOBILE_TARGETS = /* @__PURE__ */ new Set(["android", "iOS"]);
   }
 });
@@ -16526,21 +16525,21 @@ function checkSelection(context) {
   for (const capability of fromFiles) {
     const named2 = capability.platforms ? TARGETS.filter((target) => valuesOf(capability.platforms).includes(target)) : [];
     const forTargets = named2.length ? named2 : TARGETS;
-    const loadedOn = active2.has(capability) ? capability.configPlatforms ?? TARGETS : [];
-    if (forTargets.some((target) => loadedOn.includes(target)))
+    const loadedOn2 = active2.has(capability) ? capability.configPlatforms ?? TARGETS : [];
+    if (forTargets.some((target) => loadedOn2.includes(target)))
       continue;
     const leavingOut = [...new Set(forTargets.map((target) => listOn(target)))];
     const configFile = wordList(leavingOut.map((list) => list.document.file));
     context.report({
       at: capability.source,
       path: [...capability.source.path, "identifier"],
-      ...loadedOn.length ? {
+      ...loadedOn2.length ? {
         messageId: "notSelectedOnItsPlatforms",
         data: {
           capability: capability.identifier,
           configFile,
           platforms: wordList(forTargets),
-          loadedOn: wordList(loadedOn)
+          loadedOn: wordList(loadedOn2)
         }
       } : { messageId: "notSelected", data: { capability: capability.identifier, configFile } },
       hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`
@@ -18380,7 +18379,7 @@ var init_window_labels = __esm({
 
 // dist/capabilities/rules/unmatched-window.js
 function targetsOf2(capability) {
-  const targets = TARGETS.filter((target) => (!capability.platforms || valuesOf(capability.platforms).includes(target)) && (!capability.configPlatforms || capability.configPlatforms.includes(target)));
+  const targets = TARGETS.filter((target) => loadedOn(capability, target));
   return targets.length ? targets : TARGETS;
 }
 var MAX_LISTED_LABELS, MAX_COMPARED_CHARACTERS, unmatched_window_default;
@@ -25140,14 +25139,14 @@ function selectActive(capabilities, config) {
   ]));
   const active2 = [];
   for (const capability of capabilities) {
-    const loadedOn = TARGETS.filter((target) => {
+    const loadedOn2 = TARGETS.filter((target) => {
       const list = listOn.get(target);
       return !list || list.refs.some((ref) => ref.identifier === capability.identifier);
     });
-    if (loadedOn.length === 0)
+    if (loadedOn2.length === 0)
       continue;
-    if (loadedOn.length < TARGETS.length)
-      capability.configPlatforms = loadedOn;
+    if (loadedOn2.length < TARGETS.length)
+      capability.configPlatforms = loadedOn2;
     active2.push(capability);
   }
   return [...active2, ...config.inlineCapabilities];

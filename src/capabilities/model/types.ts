@@ -59,6 +59,17 @@ export interface WrittenCapability {
   suppressions: ModelItem[];
 }
 
+/**
+ * Whether a target's app loads the capability: its `platforms` allow the target and its app config (or the
+ * target's platform config) lists it there.
+ */
+export function loadedOn(capability: Capability, target: string): boolean {
+  return (
+    (!capability.platforms || valuesOf(capability.platforms).includes(target)) &&
+    (!capability.configPlatforms || capability.configPlatforms.some((loaded) => loaded === target))
+  );
+}
+
 export interface Capability {
   identifier: string;
   description: string;

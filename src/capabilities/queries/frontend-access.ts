@@ -13,11 +13,17 @@ import type { Resolution } from "../engine/resolve.js";
 import type { ResolvedModel } from "../engine/model.js";
 import type { FrontendCall, FrontendScan } from "../frontend/scan.js";
 import type { Project } from "../load/project.js";
-import { valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
+import {
+  TARGETS,
+  loadedOn,
+  valuesOf,
+  type Capability,
+  type PermissionEntry,
+  type Target,
+} from "../model/types.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { shippedTargets } from "../load/build.js";
 import type { WindowDecl } from "../load/app-config.js";
-import { TARGETS, type Target } from "../model/types.js";
 
 const MOBILE_TARGETS: ReadonlySet<string> = new Set(["android", "iOS"]);
 
@@ -381,14 +387,9 @@ function targetCapability(
           valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)),
         )),
   );
-  const inForce = covering.filter((capability) => {
-    const named = valuesOf(capability.platforms ?? []).map((platform) => platform.toLowerCase());
-    return [...refusedOn].every(
-      (platform) =>
-        (capability.configPlatforms?.includes(platform as Target) ?? true) &&
-        (named.length === 0 || named.includes(platform.toLowerCase())),
-    );
-  });
+  const inForce = covering.filter((capability) =>
+    [...refusedOn].every((platform) => loadedOn(capability, platform)),
+  );
   const samePlugin = (capability: Capability) =>
     key !== undefined &&
     capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);

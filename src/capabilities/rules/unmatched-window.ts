@@ -4,7 +4,7 @@ import { nearest, quoteList, wordList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
 import { SUPPRESSION_FIELD } from "../model/capability.js";
 import { field as fieldText, syntaxOf } from "../../core/source/syntax.js";
-import { TARGETS, valuesOf, type Capability, type Target } from "../model/types.js";
+import { TARGETS, loadedOn, type Capability, type Target } from "../model/types.js";
 
 const MAX_LISTED_LABELS = 6;
 /**
@@ -208,10 +208,6 @@ interface LabelView {
  * it on. A capability for no valid target is judged on every one (its platforms are another rule's finding).
  */
 function targetsOf(capability: Capability): readonly Target[] {
-  const targets = TARGETS.filter(
-    (target) =>
-      (!capability.platforms || valuesOf(capability.platforms).includes(target)) &&
-      (!capability.configPlatforms || capability.configPlatforms.includes(target)),
-  );
+  const targets = TARGETS.filter((target) => loadedOn(capability, target));
   return targets.length ? targets : TARGETS;
 }
