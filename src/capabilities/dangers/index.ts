@@ -652,18 +652,56 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): unknow
   if (!broad) return [];
   const seen = new Set<string>();
   const values: unknown[] = [];
-  const add = (value: unknown) => {
-    if (values.length >= MAX_VALUES || broad(value) === undefined) return;
-    const key = canonical(value);
-    if (seen.has(key)) return;
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? []) {
+      work.scopeValues++;
+      if (values.length >= MAX_VALUES) return values;
+      if (broad(value) === undefined) continue;
+      const key = canonical(value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      values.push(value);
+    }
+  // The global scope is shared by every finding of the danger: its distinct broad values are made once
+  // per model, and a finding walks no more of them than its message can use.
+  for (const { key, value } of globalBroadValues(model, found.danger)) {
+    work.scopeValues++;
+    if (values.length >= MAX_VALUES) break;
+    if (seen.has(key)) continue;
     seen.add(key);
     values.push(value);
-  };
-  for (const grant of found.grants) for (const value of grant.scope?.allow ?? []) add(value);
-  for (const key of dangerKeys(found.danger))
-    for (const value of model.globalScope.get(key)?.allow ?? []) add(value);
+  }
   return values;
 }
+
+/** A scope value with its canonical JSON, the key equal values share. */
+interface KeyedValue {
+  key: string;
+  value: unknown;
+}
+
+/** The distinct broad values of a danger's global scopes in a model, in order, each with its canonical key. */
+function globalBroadValues(model: ResolvedModel, danger: Danger): readonly KeyedValue[] {
+  let byDanger = globalBroad.get(model);
+  if (!byDanger) globalBroad.set(model, (byDanger = new Map<Danger, readonly KeyedValue[]>()));
+  let distinct = byDanger.get(danger);
+  if (distinct) return distinct;
+  const keys = new Set<string>();
+  const made: KeyedValue[] = [];
+  for (const scopeKey of dangerKeys(danger))
+    for (const value of model.globalScope.get(scopeKey)?.allow ?? []) {
+      work.scopeValues++;
+      if (danger.broad!(value) === undefined) continue;
+      const key = canonical(value);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      made.push({ key, value });
+    }
+  byDanger.set(danger, (distinct = made));
+  return distinct;
+}
+
+const globalBroad = new WeakMap<ResolvedModel, Map<Danger, readonly KeyedValue[]>>();
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
 function runsSomewhere(
