@@ -7760,22 +7760,52 @@ function broadValues(model, found) {
     return [];
   const seen = /* @__PURE__ */ new Set();
   const values = [];
-  const add = (value) => {
-    if (values.length >= MAX_VALUES || broad(value) === void 0)
-      return;
-    const key = canonical(value);
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? []) {
+      work.scopeValues++;
+      if (values.length >= MAX_VALUES)
+        return values;
+      if (broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (seen.has(key))
+        continue;
+      seen.add(key);
+      values.push(value);
+    }
+  for (const { key, value } of globalBroadValues(model, found.danger)) {
+    work.scopeValues++;
+    if (values.length >= MAX_VALUES)
+      break;
     if (seen.has(key))
-      return;
+      continue;
     seen.add(key);
     values.push(value);
-  };
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? [])
-      add(value);
-  for (const key of dangerKeys(found.danger))
-    for (const value of model.globalScope.get(key)?.allow ?? [])
-      add(value);
+  }
   return values;
+}
+function globalBroadValues(model, danger) {
+  let byDanger = globalBroad.get(model);
+  if (!byDanger)
+    globalBroad.set(model, byDanger = /* @__PURE__ */ new Map());
+  let distinct = byDanger.get(danger);
+  if (distinct)
+    return distinct;
+  const keys = /* @__PURE__ */ new Set();
+  const made = [];
+  for (const scopeKey2 of dangerKeys(danger))
+    for (const value of model.globalScope.get(scopeKey2)?.allow ?? []) {
+      work.scopeValues++;
+      if (danger.broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (keys.has(key))
+        continue;
+      keys.add(key);
+      made.push({ key, value });
+    }
+  byDanger.set(danger, distinct = made);
+  return distinct;
 }
 function runsSomewhere(model, grant, capability) {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
@@ -7790,7 +7820,7 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
@@ -7893,6 +7923,7 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
+    globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
