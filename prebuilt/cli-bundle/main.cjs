@@ -25089,9 +25089,10 @@ function configFileSpelling(configPath) {
   return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(import_node_path18.default.basename(configPath)) ? "tauri" : void 0;
 }
 async function completeCatalog(context, project) {
-  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  const identifiers = project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier));
+  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(identifiers) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
