@@ -22,7 +22,7 @@ import { cutText } from "../core/quote.js";
 import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
-import { validateCapabilityFile } from "./schema/validate.js";
+import { validateCapabilityFile, type SchemaProblem } from "./schema/validate.js";
 import { normalizePlatform, OptionError, requireStringList } from "./library-options.js";
 
 export interface LintOptions {
@@ -144,13 +144,7 @@ export async function lintWithRules(
   const validations = await Promise.all(
     project.documents.map(async (document) => ({
       document,
-      problems: document.ok
-        ? await validateCapabilityFile(
-            document.value,
-            (path) => document.writtenText(path),
-            document.format,
-          )
-        : [],
+      problems: document.ok ? await schemaProblemsOf(document) : [],
     })),
   );
   for (const { document, problems } of validations) {
@@ -270,6 +264,26 @@ export async function lintWithRules(
     files,
     notes: [...(project.notes ?? [])],
   };
+}
+
+/**
+ * A document's schema problems, found once per document: a language server's reload after an edit
+ * keeps the documents whose text is unchanged (the same objects), so only the edited ones are
+ * validated again.
+ */
+const schemaProblems = new WeakMap<SourceDocument, Promise<SchemaProblem[]>>();
+
+function schemaProblemsOf(document: SourceDocument): Promise<SchemaProblem[]> {
+  let problems = schemaProblems.get(document);
+  if (!problems) {
+    problems = validateCapabilityFile(
+      document.value,
+      (path) => document.writtenText(path),
+      document.format,
+    );
+    schemaProblems.set(document, problems);
+  }
+  return problems;
 }
 
 /** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */

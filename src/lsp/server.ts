@@ -159,7 +159,7 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
   connection.onDidChangeWatchedFiles((change) =>
     workspace.filesChanged(change.changes.map((c) => c.uri)),
   );
-  documents.onDidOpen((event) => workspace.changed(event.document.uri));
+  documents.onDidOpen((event) => workspace.opened(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
   documents.listen(connection);

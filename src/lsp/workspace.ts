@@ -39,11 +39,17 @@ export interface AppState {
   dirty: boolean;
   /** The app's check, which keeps its model between checks. */
   session: CheckSession;
+  /** How long the app's last check took (ms): a change waits no longer than that before the next. */
+  lastCheckMs?: number;
   /** Files changed since the last check began (their paths), or "all" when anything may have. */
   changes: Set<string> | "all";
   running?: Promise<void>;
-  /** URIs this app's findings were published to, to clear those that have none any more. */
-  published: Set<string>;
+  /**
+   * What this app's findings last told each URI (its list as JSON): a URI is told again only when its
+   * list changed (an edit changes the findings of a file or two, not of all 50), and one whose findings
+   * are gone is told it is clean.
+   */
+  told: Map<string, string>;
 }
 
 type Owner =
@@ -63,6 +69,8 @@ export class Workspace {
   settings: ServerSettings = DEFAULT_SETTINGS;
   folders: string[] = [];
   private readonly owners = new Map<string, Promise<Owner>>();
+  /** The owners found so far, for what must know one without waiting (the wait after a change). */
+  private readonly knownOwners = new Map<string, Owner>();
   private readonly apps = new Map<string, AppState>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly shown = new Set<string>();
@@ -88,8 +96,29 @@ export class Workspace {
       setTimeout(() => {
         this.timers.delete(uri);
         this.guard(this.check(uri));
-      }, this.settings.debounceMs),
+      }, this.waitAfterChange(uri)),
     );
+  }
+
+  /**
+   * How long a change waits for the next before its check starts: the debounce, or less when the
+   * document's app was last checked in less time than that. The wait saves checks made stale by the
+   * next keystroke; a check quicker than the wait costs less than the wait itself.
+   */
+  private waitAfterChange(uri: string): number {
+    const owner = this.knownOwners.get(uri);
+    const last = owner?.kind === "app" ? owner.app.lastCheckMs : undefined;
+    return last === undefined
+      ? this.settings.debounceMs
+      : Math.min(this.settings.debounceMs, Math.ceil(last));
+  }
+
+  /** A document was opened: it is told its findings after its first check even when they did not change. */
+  opened(uri: string): void {
+    void this.ownerOf(uri).then((owner) => {
+      if (owner.kind === "app") owner.app.told.delete(uri);
+    });
+    this.changed(uri);
   }
 
   /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
@@ -99,6 +128,7 @@ export class Workspace {
     this.timers.delete(uri);
     const owner = this.owners.get(uri);
     this.owners.delete(uri);
+    this.knownOwners.delete(uri);
     this.guard(
       (async () => {
         const known = await owner;
@@ -139,6 +169,7 @@ export class Workspace {
     this.settings = settings;
     const open = this.documents.keys();
     this.owners.clear();
+    this.knownOwners.clear();
     for (const app of this.apps.values()) this.forget(app);
     for (const uri of open) this.changed(uri);
   }
@@ -275,7 +306,10 @@ export class Workspace {
           // Closed meanwhile: nothing to publish to.
           if (this.apps.get(app.key) !== app) return;
           app.analysis = analysis;
-          this.logCheck(app, analysis, performance.now() - started);
+          app.lastCheckMs = performance.now() - started;
+          this.logCheck(app, analysis, app.lastCheckMs);
+          // An edit arrived during the check: these findings are already stale, the next check's are told.
+          if (app.dirty) continue;
           await this.publish(app, analysis);
         }
       } finally {
@@ -312,23 +346,25 @@ export class Workspace {
       if (!list) byUri.set(uri, (list = []));
       list.push(toLspDiagnostic(d));
     }
-    for (const uri of app.published) if (!byUri.has(uri)) byUri.set(uri, []);
+    for (const uri of app.told.keys()) if (!byUri.has(uri)) byUri.set(uri, []);
     // Open documents of the app with no findings are said to be clean (a client may show the last list otherwise).
     for (const uri of this.documents.keys())
       if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app") byUri.set(uri, []);
-    app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
     for (const [uri, diagnostics] of byUri) {
       const owner = await this.owners.get(uri);
       if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
         continue;
+      const said = JSON.stringify(diagnostics);
+      if (app.told.get(uri) === said) continue;
+      app.told.set(uri, said);
       await this.send(uri, diagnostics);
     }
   }
 
   private forget(app: AppState): void {
     this.apps.delete(app.key);
-    for (const uri of app.published) void this.send(uri, []);
-    app.published.clear();
+    for (const [uri, said] of app.told) if (said !== "[]") void this.send(uri, []);
+    app.told.clear();
     app.analysis = undefined;
   }
 
@@ -353,10 +389,16 @@ export class Workspace {
   ownerOf(uri: string): Promise<Owner> {
     let owner = this.owners.get(uri);
     if (!owner) {
-      owner = this.classify(uri).catch((error: unknown) => {
-        this.report(error);
-        return { kind: "none" } as const;
-      });
+      const found: Promise<Owner> = this.classify(uri)
+        .catch((error: unknown): Owner => {
+          this.report(error);
+          return { kind: "none" };
+        })
+        .then((known) => {
+          if (this.owners.get(uri) === found) this.knownOwners.set(uri, known);
+          return known;
+        });
+      owner = found;
       this.owners.set(uri, owner);
     }
     return owner;
@@ -420,7 +462,7 @@ export class Workspace {
           dirty: true,
           session: new CheckSession(),
           changes: "all",
-          published: new Set(),
+          told: new Map(),
         }),
       );
     return app;

@@ -64,6 +64,30 @@ describe("a check session (the language server's check)", () => {
     );
   });
 
+  it("after an edit remakes the capabilities of the edited file only: the others are the same objects", async () => {
+    const other = path.join(dir, "src-tauri", "capabilities", "other.json");
+    writeFileSync(
+      other,
+      JSON.stringify({ identifier: "other", windows: ["main"], permissions: ["core:default"] }),
+    );
+    const session = new CheckSession();
+    const first = await session.run(request());
+    const before = new Map(
+      first.checks[0]!.project.capabilities.map((c) => [c.identifier, c] as const),
+    );
+    edit(capability, '"database:allow-nope",', '"database:allow-nope", "database:allow-nopf",');
+    const second = await session.run(request(), new Set([capability]));
+    const after = new Map(
+      second.checks[0]!.project.capabilities.map((c) => [c.identifier, c] as const),
+    );
+    expect([...after.keys()].sort()).toEqual(["main", "other"]);
+    expect(after.get("other")).toBe(before.get("other"));
+    expect(after.get("main")).not.toBe(before.get("main"));
+    expect(await reported(Promise.resolve(second))).toEqual(
+      await reported(checkCapabilities(request())),
+    );
+  });
+
   it("loads everything again when a permission file, the config or an unknown change is among the changes", async () => {
     const session = new CheckSession();
     let last = await session.run(request());

@@ -30,7 +30,7 @@ import { readAppBuild, type AppBuild } from "./build.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
-import { FileBudget, limitCapability } from "../model/limits.js";
+import { FileBudget, limitCapability, type LimitProblem } from "../model/limits.js";
 import { checkAclManifests, checkPermissionFile } from "../catalog/manifest-shape.js";
 import {
   OptionError,
@@ -664,17 +664,9 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
       continue;
     project.documents.push(document);
     if (!document.ok) continue;
-    const budget = new FileBudget();
-    for (const object of capabilityObjects(document.value)) {
-      const capability = toCapability(object, {
-        file: document.file,
-        absolutePath: document.absolutePath,
-      });
-      if (!capability) continue;
-      for (const over of limitCapability(capability, budget))
-        problem(document.absolutePath, over.message, over.path);
-      project.capabilities.push(capability);
-    }
+    const { capabilities, overLimits } = capabilitiesIn(document);
+    for (const over of overLimits) problem(document.absolutePath, over.message, over.path);
+    for (const capability of capabilities) project.capabilities.push(capability);
   }
   for (const item of context.config.problems) project.problems.push(item);
   for (const item of context.config.notes) project.notes.push(item);
@@ -702,6 +694,37 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
   await completeCatalog(context, project);
   contexts.set(project, context);
   return project;
+}
+
+/**
+ * The capabilities of a parsed document, cut to the bounds, and where they were cut; made once per
+ * document, so a reload after an edit remakes only those of the edited files (a document whose text
+ * is unchanged is the same object, see `readCapabilityFile`).
+ */
+const documentCapabilities = new WeakMap<
+  SourceDocument,
+  { capabilities: Capability[]; overLimits: LimitProblem[] }
+>();
+
+function capabilitiesIn(document: SourceDocument): {
+  capabilities: Capability[];
+  overLimits: LimitProblem[];
+} {
+  let made = documentCapabilities.get(document);
+  if (made) return made;
+  made = { capabilities: [], overLimits: [] };
+  const budget = new FileBudget();
+  for (const object of capabilityObjects(document.value)) {
+    const capability = toCapability(object, {
+      file: document.file,
+      absolutePath: document.absolutePath,
+    });
+    if (!capability) continue;
+    made.overLimits.push(...limitCapability(capability, budget));
+    made.capabilities.push(capability);
+  }
+  documentCapabilities.set(document, made);
+  return made;
 }
 
 /** The framework an app config's file name belongs to: Tauri's names (`tauri.conf.json`, `Tauri.toml`) say `tauri`. */
