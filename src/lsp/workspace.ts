@@ -45,7 +45,7 @@ export interface AppState {
   changes: Set<string> | "all";
   running?: Promise<void>;
   /**
-   * What this app's findings last told each URI (its list as JSON): a URI is told again only when its
+   * What this app's findings last told each URI (its list as text, {@link toldKey}): a URI is told again only when its
    * list changed (an edit changes the findings of a file or two, not of all 50), and one whose findings
    * are gone is told it is clean.
    */
@@ -339,31 +339,33 @@ export class Workspace {
   }
 
   private async publish(app: AppState, analysis: AppAnalysis): Promise<void> {
-    const byUri = new Map<string, LspDiagnostic[]>();
+    // By file first: a file's URI is made once, and a list is turned into the protocol's terms only
+    // when it changed (most of an app's files keep theirs through an edit).
+    const byFile = new Map<string, Diagnostic[]>();
     for (const d of analysis.result.diagnostics) {
-      const uri = pathToFileURL(d.absolutePath).href;
-      let list = byUri.get(uri);
-      if (!list) byUri.set(uri, (list = []));
-      list.push(toLspDiagnostic(d));
+      let list = byFile.get(d.absolutePath);
+      if (!list) byFile.set(d.absolutePath, (list = []));
+      list.push(d);
     }
+    const byUri = new Map<string, Diagnostic[]>();
+    for (const [file, list] of byFile) byUri.set(pathToFileURL(file).href, list);
     for (const uri of app.told.keys()) if (!byUri.has(uri)) byUri.set(uri, []);
     // Open documents of the app with no findings are said to be clean (a client may show the last list otherwise).
     for (const uri of this.documents.keys())
       if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app") byUri.set(uri, []);
-    for (const [uri, diagnostics] of byUri) {
+    for (const [uri, findings] of byUri) {
       const owner = await this.owners.get(uri);
-      if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
-        continue;
-      const said = JSON.stringify(diagnostics);
+      if (owner && (owner.kind !== "app" || owner.app !== app) && findings.length === 0) continue;
+      const said = findings.map(toldKey).join("\n");
       if (app.told.get(uri) === said) continue;
       app.told.set(uri, said);
-      await this.send(uri, diagnostics);
+      await this.send(uri, findings.map(toLspDiagnostic));
     }
   }
 
   private forget(app: AppState): void {
     this.apps.delete(app.key);
-    for (const [uri, said] of app.told) if (said !== "[]") void this.send(uri, []);
+    for (const [uri, said] of app.told) if (said !== "") void this.send(uri, []);
     app.told.clear();
     app.analysis = undefined;
   }
@@ -520,6 +522,22 @@ export function boundedFindings(
     message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`,
   });
   return shown;
+}
+
+/** Everything of a finding that its protocol form ({@link toLspDiagnostic}) shows, as one line of text. */
+function toldKey(d: Diagnostic): string {
+  const { start, end } = d.range;
+  return JSON.stringify([
+    d.ruleId,
+    d.severity,
+    d.messageId ?? null,
+    d.message,
+    d.hint ?? null,
+    start.line,
+    start.column,
+    end.line,
+    end.column,
+  ]);
 }
 
 /** Notes a changed file of an app for its next check; undefined: anything may have changed (a file above the app). */
