@@ -7760,52 +7760,22 @@ function broadValues(model, found) {
     return [];
   const seen = /* @__PURE__ */ new Set();
   const values = [];
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? []) {
-      work.scopeValues++;
-      if (values.length >= MAX_VALUES)
-        return values;
-      if (broad(value) === void 0)
-        continue;
-      const key = canonical(value);
-      if (seen.has(key))
-        continue;
-      seen.add(key);
-      values.push(value);
-    }
-  for (const { key, value } of globalBroadValues(model, found.danger)) {
-    work.scopeValues++;
-    if (values.length >= MAX_VALUES)
-      break;
+  const add = (value) => {
+    if (values.length >= MAX_VALUES || broad(value) === void 0)
+      return;
+    const key = canonical(value);
     if (seen.has(key))
-      continue;
+      return;
     seen.add(key);
     values.push(value);
-  }
+  };
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? [])
+      add(value);
+  for (const key of dangerKeys(found.danger))
+    for (const value of model.globalScope.get(key)?.allow ?? [])
+      add(value);
   return values;
-}
-function globalBroadValues(model, danger) {
-  let byDanger = globalBroad.get(model);
-  if (!byDanger)
-    globalBroad.set(model, byDanger = /* @__PURE__ */ new Map());
-  let distinct = byDanger.get(danger);
-  if (distinct)
-    return distinct;
-  const keys = /* @__PURE__ */ new Set();
-  const made = [];
-  for (const scopeKey2 of dangerKeys(danger))
-    for (const value of model.globalScope.get(scopeKey2)?.allow ?? []) {
-      work.scopeValues++;
-      if (danger.broad(value) === void 0)
-        continue;
-      const key = canonical(value);
-      if (keys.has(key))
-        continue;
-      keys.add(key);
-      made.push({ key, value });
-    }
-  byDanger.set(danger, distinct = made);
-  return distinct;
 }
 function runsSomewhere(model, grant, capability) {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
@@ -7820,7 +7790,7 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
@@ -7923,7 +7893,6 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
-    globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -21039,7 +21008,7 @@ async function discoverApps(root2) {
       apps.push(dir);
       return;
     }
-    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir) : ignores;
+    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir, ".gitignore") : ignores;
     const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const child of children) {
       const full = import_node_path11.default.join(dir, child.name);
@@ -21051,11 +21020,77 @@ async function discoverApps(root2) {
   await visit3(root2, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }));
   return truncated === void 0 ? { apps } : { apps, truncated };
 }
-function withIgnoreFile(parent, root2, dir) {
-  let text2 = "";
-  noteRead("files", import_node_path11.default.join(dir, ".gitignore"));
+async function appsTheCliFinds(dir) {
+  const repository = repositoryRoot(dir);
+  if (repository === void 0)
+    return { apps: [] };
+  let repositoryReal;
   try {
-    text2 = (0, import_node_fs6.readFileSync)(import_node_path11.default.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);
+    repositoryReal = (0, import_node_fs6.realpathSync)(repository);
+  } catch {
+    return { apps: [] };
+  }
+  const apps = [];
+  let folders = 0;
+  let truncated;
+  const visit3 = async (folder, depth, ignores) => {
+    if (++folders > MAX_FOLDERS) {
+      truncated ??= `the search for the app below ${dir} stopped at ${import_node_path11.default.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
+      return;
+    }
+    noteRead("folders", folder);
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
+      apps.push(folder);
+      return;
+    }
+    if (depth === CLI_LOOKUP_DEPTH)
+      return;
+    let rules = ignores;
+    for (const name of [".gitignore", ".taurignore"])
+      if (entries.some((e) => e.isFile() && e.name === name))
+        rules = withIgnoreFile(rules, dir, folder, name);
+    const children = entries.filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink())).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    for (const child of children) {
+      const full = import_node_path11.default.join(folder, child.name);
+      if (isIgnored(rules, dir, full))
+        continue;
+      if (child.isSymbolicLink()) {
+        if (await linkedApp(full, repositoryReal))
+          apps.push(full);
+        continue;
+      }
+      await visit3(full, depth + 1, rules);
+    }
+  };
+  await visit3(dir, 0, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(CLI_DEFAULT_IGNORES));
+  const sorted2 = apps.sort();
+  return truncated === void 0 ? { apps: sorted2 } : { apps: sorted2, truncated };
+}
+async function linkedApp(link, repositoryReal) {
+  let real;
+  try {
+    real = (0, import_node_fs6.realpathSync)(link);
+  } catch {
+    return false;
+  }
+  if (!isWithin(real, repositoryReal) || await pathKind(real) !== "directory")
+    return false;
+  for (const name of CLI_CONFIG_NAMES)
+    if (await pathKind(import_node_path11.default.join(real, name)) === "file")
+      return true;
+  return false;
+}
+function withIgnoreFile(parent, root2, dir, name) {
+  let text2 = "";
+  noteRead("files", import_node_path11.default.join(dir, name));
+  try {
+    text2 = (0, import_node_fs6.readFileSync)(import_node_path11.default.join(dir, name), "utf8").slice(0, 256 * 1024);
   } catch {
   }
   const folder = import_node_path11.default.relative(root2, dir).split(import_node_path11.default.sep).join("/");
@@ -21074,7 +21109,7 @@ function relativeToRoot(line, folder) {
 function isIgnored(matcher, root2, folder) {
   return matcher.ignores(`${import_node_path11.default.relative(root2, folder).split(import_node_path11.default.sep).join("/")}/`);
 }
-var import_node_fs6, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, IGNORE_CASE;
+var import_node_fs6, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, CLI_CONFIG_NAMES, CLI_LOOKUP_DEPTH, CLI_DEFAULT_IGNORES, IGNORE_CASE;
 var init_apps = __esm({
   "dist/capabilities/load/apps.js"() {
     "use strict";
@@ -21087,6 +21122,16 @@ var init_apps = __esm({
     APP_CONFIG_NAMES = ["tauri.conf.json", "Tauri.toml"];
     NEVER_WALKED = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn", "target", "gen"]);
     MAX_FOLDERS = 2e4;
+    CLI_CONFIG_NAMES = [
+      "tauri.conf.json",
+      "tauri.conf.json5",
+      "Tauri.toml",
+      "tauri.linux.conf.json",
+      "tauri.linux.conf.json5",
+      "Tauri.linux.toml"
+    ];
+    CLI_LOOKUP_DEPTH = 3;
+    CLI_DEFAULT_IGNORES = ["node_modules/", "target/"];
     IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
   }
 });
@@ -23821,7 +23866,8 @@ async function scanFrontend2(options) {
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
   const srcTauri = import_node_path16.default.resolve(options.srcTauri);
-  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) ? srcTauri : void 0;
+  const configBesideFrontend = import_node_path16.default.basename(srcTauri) !== "src-tauri" && import_node_path16.default.dirname(srcTauri) === import_node_path16.default.resolve(options.appRoot);
+  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) && !configBesideFrontend ? srcTauri : void 0;
   const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path16.default.relative(root2, file)) || import_node_path16.default.relative(root2, file).split(import_node_path16.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
   const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path16.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
   const resolverOptions = {
@@ -24708,8 +24754,11 @@ __export(project_exports, {
   CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
   HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
   HOST_FOLDER_WALK: () => HOST_FOLDER_WALK,
+  NOT_AN_APP: () => NOT_AN_APP,
+  findAppFolder: () => findAppFolder,
   findSrcTauri: () => findSrcTauri,
   loadProject: () => loadProject,
+  notOneApp: () => notOneApp,
   relativeFile: () => relativeFile,
   reloadCapabilityFiles: () => reloadCapabilityFiles
 });
@@ -24719,6 +24768,26 @@ async function findSrcTauri(dir) {
   if (await pathKind(import_node_path18.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
+}
+async function findAppFolder(dir) {
+  const srcTauri = await findSrcTauri(dir);
+  if (srcTauri)
+    return { srcTauri };
+  const { apps, truncated } = await appsTheCliFinds(dir);
+  if (truncated !== void 0)
+    return { truncated };
+  if (apps.length > 1)
+    return { several: apps.map((app) => `${import_node_path18.default.relative(dir, app)}/`) };
+  return apps[0] === void 0 ? {} : { srcTauri: apps[0] };
+}
+function notOneApp(found, choose) {
+  if (found.truncated !== void 0)
+    return `${found.truncated}; ${choose}`;
+  if (found.several === void 0)
+    return void 0;
+  const named2 = found.several.slice(0, MAX_NAMED_APPS).join(", ");
+  const more = found.several.length - MAX_NAMED_APPS;
+  return `${found.several.length} folders below it hold an app config (${named2}${more > 0 ? `, and ${more} more` : ""}), and the Tauri CLI run there builds whichever its walk meets first, in the order the file system lists them; ${choose}`;
 }
 async function loadProject(options) {
   const read = newReadLog();
@@ -24846,13 +24915,24 @@ async function locateInputs(options, found, problem) {
     const appDir = resolve4(options.app);
     if (await pathKind(appDir) !== "directory")
       throw new FatalError(`--app ${options.app}: no such folder`);
-    srcTauri = await findSrcTauri(appDir);
+    const found2 = await findAppFolder(appDir);
+    const notOne = notOneApp(found2, "pass --app with one of them");
+    if (notOne !== void 0)
+      throw new FatalError(`--app ${options.app}: ${notOne}`);
+    srcTauri = found2.srcTauri;
     if (!srcTauri)
-      throw new FatalError(`--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+      throw new FatalError(`--app ${options.app}: ${NOT_AN_APP}`);
   } else if (paths.length === 0) {
-    srcTauri = await findSrcTauri(cwd);
-    if (!srcTauri && options.discover !== false) {
-      throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
+    if (options.discover === false)
+      srcTauri = await findSrcTauri(cwd);
+    else {
+      const found2 = await findAppFolder(cwd);
+      const notOne = notOneApp(found2, "run caplint in one of them, or pass --app DIR");
+      if (notOne !== void 0)
+        throw new FatalError(`this folder: ${notOne}`);
+      srcTauri = found2.srcTauri;
+      if (!srcTauri)
+        throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
     }
   }
   for (const given of paths) {
@@ -25039,11 +25119,18 @@ async function assembleProject(context, read) {
     project.documents.push(document);
     if (!document.ok)
       continue;
-    const { capabilities, overLimits } = capabilitiesIn(document);
-    for (const over of overLimits)
-      problem(document.absolutePath, over.message, over.path);
-    for (const capability of capabilities)
+    const budget = new FileBudget();
+    for (const object of capabilityObjects(document.value)) {
+      const capability = toCapability(object, {
+        file: document.file,
+        absolutePath: document.absolutePath
+      });
+      if (!capability)
+        continue;
+      for (const over of limitCapability(capability, budget))
+        problem(document.absolutePath, over.message, over.path);
       project.capabilities.push(capability);
+    }
   }
   for (const item of context.config.problems)
     project.problems.push(item);
@@ -25078,33 +25165,13 @@ async function assembleProject(context, read) {
   contexts.set(project, context);
   return project;
 }
-function capabilitiesIn(document) {
-  let made = documentCapabilities.get(document);
-  if (made)
-    return made;
-  made = { capabilities: [], overLimits: [] };
-  const budget = new FileBudget();
-  for (const object of capabilityObjects(document.value)) {
-    const capability = toCapability(object, {
-      file: document.file,
-      absolutePath: document.absolutePath
-    });
-    if (!capability)
-      continue;
-    made.overLimits.push(...limitCapability(capability, budget));
-    made.capabilities.push(capability);
-  }
-  documentCapabilities.set(document, made);
-  return made;
-}
 function configFileSpelling(configPath) {
   return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(import_node_path18.default.basename(configPath)) ? "tauri" : void 0;
 }
 async function completeCatalog(context, project) {
-  const identifiers = project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier));
-  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
+  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(identifiers) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -25196,7 +25263,18 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  return import_node_path18.default.basename(srcTauri) === "src-tauri" ? import_node_path18.default.dirname(srcTauri) : srcTauri;
+  if (import_node_path18.default.basename(srcTauri) === "src-tauri")
+    return import_node_path18.default.dirname(srcTauri);
+  const parent = import_node_path18.default.dirname(srcTauri);
+  if (parent !== srcTauri && !isFileSync(import_node_path18.default.join(srcTauri, "package.json")) && isFileSync(import_node_path18.default.join(parent, "package.json"))) {
+    const repository = repositoryRoot(srcTauri);
+    if (repository !== void 0 && repository !== srcTauri && isWithin(parent, repository))
+      return parent;
+  }
+  return srcTauri;
+}
+function isFileSync(file) {
+  return (0, import_node_fs11.statSync)(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
@@ -25325,10 +25403,11 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return out;
 }
-var import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
+var import_node_fs11, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
+    import_node_fs11 = require("node:fs");
     init_promises();
     import_node_path18 = __toESM(require("node:path"), 1);
     init_json();
@@ -25359,13 +25438,14 @@ var init_project = __esm({
     init_window_labels();
     CAPABILITY_EXTENSIONS = [".json", ".toml"];
     HOST_CONFIG_NAME = /^(tauri(\.[A-Za-z]+)?\.conf\.json5?|Tauri(\.[A-Za-z]+)?\.toml)$/;
+    NOT_AN_APP = "not an app folder (no src-tauri/, capabilities/ or tauri.conf.json in it, nor a tauri.conf.json in the folders below it the Tauri CLI searches)";
+    MAX_NAMED_APPS = 5;
     relativeFile = displayFile;
     contexts = /* @__PURE__ */ new WeakMap();
     HOST_FOLDER_WALK = {
       skipFolder: (name) => name === "schemas",
       folderLikeFile: "is a directory with a capability file extension; skipped"
     };
-    documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
   }
 });
@@ -35730,9 +35810,13 @@ var init_config_section = __esm({
           config.app = import_node_path20.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
-          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
-          if (await findSrcTauri2(config.app) === void 0)
-            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+          const { findAppFolder: findAppFolder2, notOneApp: notOneApp2, NOT_AN_APP: NOT_AN_APP2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          const found = await findAppFolder2(config.app);
+          const notOne = notOneApp2(found, 'set "app" to one of them');
+          if (notOne !== void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app}: ${notOne}`);
+          if (found.srcTauri === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is ${NOT_AN_APP2}`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -37809,7 +37893,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await schemaProblemsOf(document) : []
+    problems: document.ok ? await validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -37901,14 +37985,6 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     notes: [...project.notes ?? []]
   };
 }
-function schemaProblemsOf(document) {
-  let problems2 = schemaProblems.get(document);
-  if (!problems2) {
-    problems2 = validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format);
-    schemaProblems.set(document, problems2);
-  }
-  return problems2;
-}
 function repeatedFields(document) {
   const repeated = document.repeatedKeys();
   if (repeated.length === 0)
@@ -37953,7 +38029,7 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path21, schemaProblems, NOWHERE;
+var import_node_path21, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
@@ -37971,7 +38047,6 @@ var init_lint = __esm({
     init_types3();
     init_validate();
     init_library_options();
-    schemaProblems = /* @__PURE__ */ new WeakMap();
     NOWHERE = {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -38675,7 +38750,7 @@ async function putInPlace(file, temporary, existing) {
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
     return true;
-  return access(file, import_node_fs11.constants.W_OK).then(() => false, () => true);
+  return access(file, import_node_fs12.constants.W_OK).then(() => false, () => true);
 }
 async function keepOwner(temporary, existing) {
   const created = await stat(temporary);
@@ -38721,7 +38796,7 @@ function extendedAttributes() {
   return loadedAttributes;
 }
 async function copyInPlace(temporary, file, before) {
-  const handle = await open(file, import_node_fs11.constants.O_WRONLY | import_node_fs11.constants.O_NOFOLLOW);
+  const handle = await open(file, import_node_fs12.constants.O_WRONLY | import_node_fs12.constants.O_NOFOLLOW);
   const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
@@ -38747,7 +38822,7 @@ async function copyInPlace(temporary, file, before) {
   }
 }
 async function syncFolder(folder) {
-  const handle = await open(folder, import_node_fs11.constants.O_RDONLY).catch(() => void 0);
+  const handle = await open(folder, import_node_fs12.constants.O_RDONLY).catch(() => void 0);
   if (!handle)
     return;
   await handle.sync().catch(() => {
@@ -38781,7 +38856,7 @@ async function openReport(target) {
   if (info?.isBlockDevice())
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
-    const handle = await open(file, import_node_fs11.constants.O_WRONLY | import_node_fs11.constants.O_APPEND);
+    const handle = await open(file, import_node_fs12.constants.O_WRONLY | import_node_fs12.constants.O_APPEND);
     return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
@@ -38860,12 +38935,12 @@ function temporaryName() {
   const { randomBytes } = (0, import_node_module3.createRequire)(__caplintBundleUrl)("node:crypto");
   return randomBytes(6).toString("hex");
 }
-var import_node_module3, import_node_fs11, import_node_path23, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
+var import_node_module3, import_node_fs12, import_node_path23, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
 var init_file_output = __esm({
   "dist/core/file-output.js"() {
     "use strict";
     import_node_module3 = require("node:module");
-    import_node_fs11 = require("node:fs");
+    import_node_fs12 = require("node:fs");
     init_promises();
     import_node_path23 = __toESM(require("node:path"), 1);
     init_read();
@@ -39017,7 +39092,7 @@ function unchangedOnDisk(state) {
   return true;
 }
 function signature(file) {
-  const info = (0, import_node_fs12.statSync)(file, { throwIfNoEntry: false });
+  const info = (0, import_node_fs13.statSync)(file, { throwIfNoEntry: false });
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing";
 }
 function requestKey(request) {
@@ -39147,11 +39222,11 @@ function unfixableNotes(project, result) {
   }
   return [...left].map(([file, count]) => `${oneLine2(file)}: ${count} fixable ${count === 1 ? "finding was" : "findings were"} left: TOML arrays of tables ([[permissions]]) and multi-line strings have no safe edit; fix by hand`);
 }
-var import_node_fs12, import_node_path24, FRONTEND_RULES, CheckSession;
+var import_node_fs13, import_node_path24, FRONTEND_RULES, CheckSession;
 var init_check_run = __esm({
   "dist/capabilities/check-run.js"() {
     "use strict";
-    import_node_fs12 = require("node:fs");
+    import_node_fs13 = require("node:fs");
     import_node_path24 = __toESM(require("node:path"), 1);
     init_cargo();
     init_diagnostics();
@@ -41754,15 +41829,15 @@ function isInsideOrEqual(file, folder) {
 }
 function nearestExistingFolder(folder) {
   let current = folder;
-  while (!(0, import_node_fs13.existsSync)(current) && import_node_path29.default.dirname(current) !== current)
+  while (!(0, import_node_fs14.existsSync)(current) && import_node_path29.default.dirname(current) !== current)
     current = import_node_path29.default.dirname(current);
   return current;
 }
-var import_node_fs13, import_node_path29, DEBOUNCE_MS, WatchedPaths;
+var import_node_fs14, import_node_path29, DEBOUNCE_MS, WatchedPaths;
 var init_watch = __esm({
   "dist/core/watch.js"() {
     "use strict";
-    import_node_fs13 = require("node:fs");
+    import_node_fs14 = require("node:fs");
     import_node_path29 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
@@ -43862,7 +43937,7 @@ async function mkdirsInSnapshot(root2, file, folders) {
 }
 async function createInSnapshot(root2, file, mode, folders) {
   await mkdirsInSnapshot(root2, file, folders);
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs14.constants;
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs15.constants;
   return open(import_node_path31.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
 }
 async function streamBlobs(top, objects, maxBytes, onBlob) {
@@ -43969,11 +44044,11 @@ function gitEnvironment() {
 function spawnGit(args, options) {
   return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
 }
-var import_node_fs14, import_node_os, import_node_path31, READ_FILES, SKIPPED_SEGMENT, MAX_FILES2, MAX_REF_LENGTH, MAX_TOTAL_BYTES2, MAX_LISTING_BYTES, BLOB_MODES, MAX_LINK_BYTES, MAX_LINK_HOPS;
+var import_node_fs15, import_node_os, import_node_path31, READ_FILES, SKIPPED_SEGMENT, MAX_FILES2, MAX_REF_LENGTH, MAX_TOTAL_BYTES2, MAX_LISTING_BYTES, BLOB_MODES, MAX_LINK_BYTES, MAX_LINK_HOPS;
 var init_git_snapshot = __esm({
   "dist/capabilities/load/git-snapshot.js"() {
     "use strict";
-    import_node_fs14 = require("node:fs");
+    import_node_fs15 = require("node:fs");
     init_promises();
     import_node_os = require("node:os");
     import_node_path31 = __toESM(require("node:path"), 1);
@@ -48682,7 +48757,7 @@ var init_listing = __esm({
 function lexiconEntry(word) {
   if (!LEMMA.test(word))
     return void 0;
-  const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  const text2 = lexicon ??= (0, import_node_fs16.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
   let low = 0;
   let high = text2.length;
   while (low < high) {
@@ -48856,11 +48931,11 @@ function splitName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
+var import_node_fs16, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
-    import_node_fs15 = require("node:fs");
+    import_node_fs16 = require("node:fs");
     init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
@@ -52560,7 +52635,7 @@ async function compileAtRuntime2() {
     Promise.resolve().then(() => __toESM(require__(), 1)),
     Promise.resolve().then(() => __toESM(require_dist(), 1))
   ]);
-  const schema = JSON.parse((0, import_node_fs16.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
+  const schema = JSON.parse((0, import_node_fs17.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
   const ajv = new Ajv2020({
     allErrors: true,
     strict: false
@@ -52574,11 +52649,11 @@ async function compileAtRuntime2() {
     implementation: compile4(MCP_SCHEMA_ROOTS.implementation)
   };
 }
-var import_node_fs16, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
+var import_node_fs17, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
 var init_schema2 = __esm({
   "dist/mcp/schema.js"() {
     "use strict";
-    import_node_fs16 = require("node:fs");
+    import_node_fs17 = require("node:fs");
     init_package_files();
     MCP_SCHEMA_FILE = "mcp-schema-2025-11-25.json";
     MCP_SCHEMA_ID = "https://modelcontextprotocol.io/schema/2025-11-25/schema.json";
@@ -54298,7 +54373,7 @@ async function openRecording(name, cwd) {
   if (info.isDirectory())
     throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
   const file = displayFile(cwd, absolutePath);
-  const stream = (0, import_node_fs17.createReadStream)(absolutePath);
+  const stream = (0, import_node_fs18.createReadStream)(absolutePath);
   const guarded = (async function* () {
     try {
       yield* stream;
@@ -54335,11 +54410,11 @@ function summaryJson(results) {
     toolCalls: summary.toolCalls
   }));
 }
-var import_node_fs17, import_node_path35;
+var import_node_fs18, import_node_path35;
 var init_run_events = __esm({
   "dist/events/run-events.js"() {
     "use strict";
-    import_node_fs17 = require("node:fs");
+    import_node_fs18 = require("node:fs");
     init_promises();
     import_node_path35 = __toESM(require("node:path"), 1);
     init_read();
@@ -56318,7 +56393,7 @@ var init_convert = __esm({
 function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
-function capabilitiesIn2(project, file) {
+function capabilitiesIn(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
 }
 function placeAt(project, document, offset) {
@@ -56328,7 +56403,7 @@ function placeAt(project, document, offset) {
     const located = document.locate(path46);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
-  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn(project, document.absolutePath)) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
       if (found)
@@ -56456,7 +56531,7 @@ function suggestionsOf(hint) {
 function desktopActions(input, at, edit) {
   const { project, document, range: range2 } = input;
   const actions = [];
-  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn(project, document.absolutePath)) {
     const platforms = capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
     if (!platforms.some((platform) => platform === "android" || platform === "iOS"))
       continue;
@@ -57643,7 +57718,7 @@ async function analyzeApp(target, texts, settings, env, session, changed) {
 }
 function unsavedCapabilityFiles(srcTauri, texts) {
   const folder = import_node_path42.default.join(srcTauri, "capabilities") + import_node_path42.default.sep;
-  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs18.existsSync)(file));
+  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs19.existsSync)(file));
 }
 async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts, limit, wanted) {
   return withOpenBuffers(texts, async () => {
@@ -57687,11 +57762,11 @@ async function* slices(text2, wanted) {
     yield text2.slice(start, start + size);
   }
 }
-var import_node_fs18, import_node_os3, import_node_path42;
+var import_node_fs19, import_node_os3, import_node_path42;
 var init_analysis = __esm({
   "dist/lsp/analysis.js"() {
     "use strict";
-    import_node_fs18 = require("node:fs");
+    import_node_fs19 = require("node:fs");
     import_node_os3 = require("node:os");
     import_node_path42 = __toESM(require("node:path"), 1);
     init_index();
@@ -57723,20 +57798,6 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   });
   return shown;
 }
-function toldKey(d) {
-  const { start, end } = d.range;
-  return JSON.stringify([
-    d.ruleId,
-    d.severity,
-    d.messageId ?? null,
-    d.message,
-    d.hint ?? null,
-    start.line,
-    start.column,
-    end.line,
-    end.column
-  ]);
-}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -57757,7 +57818,7 @@ function isInsideReally(file, folder) {
     return false;
   const real = (target) => {
     try {
-      return (0, import_node_fs19.realpathSync)(target);
+      return (0, import_node_fs20.realpathSync)(target);
     } catch {
       const parent = import_node_path43.default.dirname(target);
       return parent === target ? target : import_node_path43.default.join(real(parent), import_node_path43.default.basename(target));
@@ -57769,11 +57830,11 @@ function isInside(file, folder) {
   const relative3 = import_node_path43.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path43.default.isAbsolute(relative3);
 }
-var import_node_fs19, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs20, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
-    import_node_fs19 = require("node:fs");
+    import_node_fs20 = require("node:fs");
     import_node_path43 = __toESM(require("node:path"), 1);
     import_node_url5 = require("node:url");
     init_esm5();
@@ -57793,8 +57854,6 @@ var init_workspace = __esm({
       settings = DEFAULT_SETTINGS;
       folders = [];
       owners = /* @__PURE__ */ new Map();
-      /** The owners found so far, for what must know one without waiting (the wait after a change). */
-      knownOwners = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
@@ -57818,25 +57877,7 @@ var init_workspace = __esm({
         this.timers.set(uri, setTimeout(() => {
           this.timers.delete(uri);
           this.guard(this.check(uri));
-        }, this.waitAfterChange(uri)));
-      }
-      /**
-       * How long a change waits for the next before its check starts: the debounce, or less when the
-       * document's app was last checked in less time than that. The wait saves checks made stale by the
-       * next keystroke; a check quicker than the wait costs less than the wait itself.
-       */
-      waitAfterChange(uri) {
-        const owner = this.knownOwners.get(uri);
-        const last = owner?.kind === "app" ? owner.app.lastCheckMs : void 0;
-        return last === void 0 ? this.settings.debounceMs : Math.min(this.settings.debounceMs, Math.ceil(last));
-      }
-      /** A document was opened: it is told its findings after its first check even when they did not change. */
-      opened(uri) {
-        void this.ownerOf(uri).then((owner) => {
-          if (owner.kind === "app")
-            owner.app.told.delete(uri);
-        });
-        this.changed(uri);
+        }, this.settings.debounceMs));
       }
       /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
       closed(uri) {
@@ -57846,7 +57887,6 @@ var init_workspace = __esm({
         this.timers.delete(uri);
         const owner = this.owners.get(uri);
         this.owners.delete(uri);
-        this.knownOwners.delete(uri);
         this.guard((async () => {
           const known = await owner;
           if (known?.kind === "app") {
@@ -57885,7 +57925,6 @@ var init_workspace = __esm({
         this.settings = settings;
         const open2 = this.documents.keys();
         this.owners.clear();
-        this.knownOwners.clear();
         for (const app of this.apps.values())
           this.forget(app);
         for (const uri of open2)
@@ -58003,10 +58042,7 @@ var init_workspace = __esm({
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
-              app.lastCheckMs = performance.now() - started;
-              this.logCheck(app, analysis, app.lastCheckMs);
-              if (app.dirty)
-                continue;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -58031,39 +58067,33 @@ var init_workspace = __esm({
         await Promise.all(below.map((app) => this.refresh(app)));
       }
       async publish(app, analysis) {
-        const byFile = /* @__PURE__ */ new Map();
-        for (const d of analysis.result.diagnostics) {
-          let list = byFile.get(d.absolutePath);
-          if (!list)
-            byFile.set(d.absolutePath, list = []);
-          list.push(d);
-        }
         const byUri = /* @__PURE__ */ new Map();
-        for (const [file, list] of byFile)
-          byUri.set((0, import_node_url5.pathToFileURL)(file).href, list);
-        for (const uri of app.told.keys())
+        for (const d of analysis.result.diagnostics) {
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
+          let list = byUri.get(uri);
+          if (!list)
+            byUri.set(uri, list = []);
+          list.push(toLspDiagnostic(d));
+        }
+        for (const uri of app.published)
           if (!byUri.has(uri))
             byUri.set(uri, []);
         for (const uri of this.documents.keys())
           if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app")
             byUri.set(uri, []);
-        for (const [uri, findings] of byUri) {
+        app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
+        for (const [uri, diagnostics] of byUri) {
           const owner = await this.owners.get(uri);
-          if (owner && (owner.kind !== "app" || owner.app !== app) && findings.length === 0)
+          if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
             continue;
-          const said = findings.map(toldKey).join("\n");
-          if (app.told.get(uri) === said)
-            continue;
-          app.told.set(uri, said);
-          await this.send(uri, findings.map(toLspDiagnostic));
+          await this.send(uri, diagnostics);
         }
       }
       forget(app) {
         this.apps.delete(app.key);
-        for (const [uri, said] of app.told)
-          if (said !== "")
-            void this.send(uri, []);
-        app.told.clear();
+        for (const uri of app.published)
+          void this.send(uri, []);
+        app.published.clear();
         app.analysis = void 0;
       }
       async hasOpenDocuments(app) {
@@ -58087,15 +58117,10 @@ var init_workspace = __esm({
       ownerOf(uri) {
         let owner = this.owners.get(uri);
         if (!owner) {
-          const found = this.classify(uri).catch((error) => {
+          owner = this.classify(uri).catch((error) => {
             this.report(error);
             return { kind: "none" };
-          }).then((known) => {
-            if (this.owners.get(uri) === found)
-              this.knownOwners.set(uri, known);
-            return known;
           });
-          owner = found;
           this.owners.set(uri, owner);
         }
         return owner;
@@ -58151,7 +58176,7 @@ var init_workspace = __esm({
             dirty: true,
             session: new CheckSession(),
             changes: "all",
-            told: /* @__PURE__ */ new Map()
+            published: /* @__PURE__ */ new Set()
           });
         return app;
       }
@@ -58284,7 +58309,7 @@ function runLanguageServer(streams) {
       applySettings(settings);
   });
   connection.onDidChangeWatchedFiles((change) => workspace.filesChanged(change.changes.map((c) => c.uri)));
-  documents.onDidOpen((event) => workspace.opened(event.document.uri));
+  documents.onDidOpen((event) => workspace.changed(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
   documents.listen(connection);
@@ -58445,7 +58470,7 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs20 = require("node:fs");
+var import_node_fs21 = require("node:fs");
 var import_node_path45 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
@@ -58733,7 +58758,7 @@ function rejectMistypedCommand(options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = COMMAND_NAMES;
-  if (names.includes(first) || first === "help" || (0, import_node_fs20.existsSync)(import_node_path45.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs21.existsSync)(import_node_path45.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = names.join(", ");

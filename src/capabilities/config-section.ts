@@ -74,11 +74,13 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
           `${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`,
         );
       // Blamed here, on the config's key: the load would name --app, which the command line does not have.
-      const { findSrcTauri } = await import("./load/project.js");
-      if ((await findSrcTauri(config.app)) === undefined)
-        throw new FatalError(
-          `${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`,
-        );
+      const { findAppFolder, notOneApp, NOT_AN_APP } = await import("./load/project.js");
+      const found = await findAppFolder(config.app);
+      const notOne = notOneApp(found, 'set "app" to one of them');
+      if (notOne !== undefined)
+        throw new FatalError(`${place.at("app")}: "app": ${app}: ${notOne}`);
+      if (found.srcTauri === undefined)
+        throw new FatalError(`${place.at("app")}: "app": ${app} is ${NOT_AN_APP}`);
     }
     if (values.frontend !== undefined) {
       const given = values.frontend as FrontendConfig;

@@ -53,7 +53,7 @@ describe("configuration problems are named where they are", { timeout: 120_000 }
       );
       const result = caplint(["check"], dir);
       expect(result.stderr).toBe(
-        `caplint: ${path.join(dir, "caplint.config.json")}:2:10: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)\n`,
+        `caplint: ${path.join(dir, "caplint.config.json")}:2:10: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json in it, nor a tauri.conf.json in the folders below it the Tauri CLI searches)\n`,
       );
       expect(result.stderr).not.toContain("--app");
       expect(result.code).toBe(2);

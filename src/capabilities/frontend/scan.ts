@@ -227,10 +227,17 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   }
   const bundler = readBundlerConfig(root, options.maxBytes, natural.parser);
   const ignore = ignoreMatcher(options.config?.ignore ?? []);
-  // src-tauri/ holds the Rust side; an app folder that is its own src-tauri (no subfolder) holds the frontend too.
+  // src-tauri/ holds the Rust side; an app folder that is its own src-tauri (no subfolder) holds the frontend
+  // too, and so does a config's folder of another name whose parent is the app's folder (Seelen-UI's `src/`,
+  // its Rust code beside the pages under `src/ui/`).
   const srcTauri = path.resolve(options.srcTauri);
+  const configBesideFrontend =
+    path.basename(srcTauri) !== "src-tauri" &&
+    path.dirname(srcTauri) === path.resolve(options.appRoot);
   const rustSide =
-    srcTauri !== path.resolve(root) && isWithin(srcTauri, path.resolve(root))
+    srcTauri !== path.resolve(root) &&
+    isWithin(srcTauri, path.resolve(root)) &&
+    !configBesideFrontend
       ? srcTauri
       : undefined;
   const skipped = (file: string) =>

@@ -2,11 +2,11 @@
  * Where apps are: the app a given file belongs to (so a file list, as pre-commit passes it, is checked
  * in its app's context), and every app below a monorepo root.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { pathKind } from "../../core/source/read.js";
+import { isWithin, pathKind, repositoryRoot } from "../../core/source/read.js";
 import { noteRead } from "../../core/source/read-log.js";
 
 /**
@@ -90,7 +90,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
       return;
     }
     const rules = entries.some((e) => e.isFile() && e.name === ".gitignore")
-      ? withIgnoreFile(ignores, root, dir)
+      ? withIgnoreFile(ignores, root, dir, ".gitignore")
       : ignores;
     const children = entries
       .filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name))
@@ -106,6 +106,112 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
 }
 
 /**
+ * The file names the Tauri CLI takes for an app's config when it looks for the app (tauri-utils
+ * `folder_has_configuration_file` with the target it passes, linux): more than caplint reads, so that
+ * a folder holding only `tauri.conf.json5` or `tauri.linux.conf.json` is the app's folder for both.
+ */
+const CLI_CONFIG_NAMES: readonly string[] = [
+  "tauri.conf.json",
+  "tauri.conf.json5",
+  "Tauri.toml",
+  "tauri.linux.conf.json",
+  "tauri.linux.conf.json5",
+  "Tauri.linux.toml",
+];
+
+/** How many folders down the CLI looks: its `TAURI_CLI_CONFIG_DEPTH` default (3). */
+const CLI_LOOKUP_DEPTH = 3;
+
+/** What the CLI's walk never enters besides hidden folders: its built-in ignore file (`tauri.gitignore`). */
+const CLI_DEFAULT_IGNORES = ["node_modules/", "target/"];
+
+export interface CliLookup {
+  /** The folders holding an app config the CLI's walk can meet first, sorted; one folder: that is the app. */
+  apps: string[];
+  /** Which limit cut the search short, in words; undefined when none did. */
+  truncated?: string;
+}
+
+/**
+ * The app the Tauri CLI builds when run in `dir`, a folder that holds no app config itself and no
+ * `src-tauri/` (tauri-cli `app_paths.rs`, `resolve_tauri_dir`): it walks the folders below `dir`, at most
+ * three down, for the first one holding a config, skipping hidden folders, the folders a `.gitignore`
+ * or `.taurignore` from `dir` down ignores (none above `dir`), `node_modules/` and `target/`, and not
+ * entering symbolic links. Which of two such folders it meets first depends on the order the file
+ * system lists them in, so every folder it could meet is returned (not the ones inside another, which
+ * it meets first): the caller takes one, and refuses to guess between several.
+ *
+ * Bounded, unlike the CLI: only inside a repository (the nearest folder with `.git` at or above `dir`;
+ * outside one nothing is walked), a link is taken only when its target stays in that repository, and
+ * each folder is read once (at most {@link MAX_FOLDERS}).
+ */
+export async function appsTheCliFinds(dir: string): Promise<CliLookup> {
+  const repository = repositoryRoot(dir);
+  if (repository === undefined) return { apps: [] };
+  let repositoryReal: string;
+  try {
+    repositoryReal = realpathSync(repository);
+  } catch {
+    return { apps: [] };
+  }
+  const apps: string[] = [];
+  let folders = 0;
+  let truncated: string | undefined;
+  const visit = async (folder: string, depth: number, ignores: Ignore): Promise<void> => {
+    if (++folders > MAX_FOLDERS) {
+      truncated ??= `the search for the app below ${dir} stopped at ${path.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
+      return;
+    }
+    noteRead("folders", folder);
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
+      apps.push(folder);
+      return;
+    }
+    if (depth === CLI_LOOKUP_DEPTH) return;
+    let rules = ignores;
+    for (const name of [".gitignore", ".taurignore"])
+      if (entries.some((e) => e.isFile() && e.name === name))
+        rules = withIgnoreFile(rules, dir, folder, name);
+    const children = entries
+      .filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink()))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of children) {
+      const full = path.join(folder, child.name);
+      if (isIgnored(rules, dir, full)) continue;
+      if (child.isSymbolicLink()) {
+        // The CLI does not enter a link, but takes a linked folder that holds a config.
+        if (await linkedApp(full, repositoryReal)) apps.push(full);
+        continue;
+      }
+      await visit(full, depth + 1, rules);
+    }
+  };
+  await visit(dir, 0, ignore({ ignorecase: IGNORE_CASE }).add(CLI_DEFAULT_IGNORES));
+  const sorted = apps.sort();
+  return truncated === undefined ? { apps: sorted } : { apps: sorted, truncated };
+}
+
+/** Whether a symbolic link leads to a folder inside the repository that holds an app config. */
+async function linkedApp(link: string, repositoryReal: string): Promise<boolean> {
+  let real: string;
+  try {
+    real = realpathSync(link);
+  } catch {
+    return false;
+  }
+  if (!isWithin(real, repositoryReal) || (await pathKind(real)) !== "directory") return false;
+  for (const name of CLI_CONFIG_NAMES)
+    if ((await pathKind(path.join(real, name))) === "file") return true;
+  return false;
+}
+
+/**
  * The `.gitignore` files from the walk's root down to one folder, as one matcher of the `ignore`
  * package (git's pattern rules) over paths relative to the root. Git reads each file's patterns
  * relative to its folder; they are rewritten relative to the root (in `a/.gitignore`, `foo` still
@@ -114,12 +220,12 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
  * overrides a shallower one, and nothing below an ignored folder can be re-included. Only files from the root
  * down are read: a `.gitignore` outside the repository never changes which apps are checked.
  */
-function withIgnoreFile(parent: Ignore, root: string, dir: string): Ignore {
+function withIgnoreFile(parent: Ignore, root: string, dir: string, name: string): Ignore {
   let text = "";
-  noteRead("files", path.join(dir, ".gitignore"));
+  noteRead("files", path.join(dir, name));
   try {
-    // Only a `.gitignore` that readdir reports as a regular file gets here: a link is never followed.
-    text = readFileSync(path.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);
+    // Only an ignore file that readdir reports as a regular file gets here: a link is never followed.
+    text = readFileSync(path.join(dir, name), "utf8").slice(0, 256 * 1024);
   } catch {
     // An unreadable .gitignore ignores nothing.
   }
