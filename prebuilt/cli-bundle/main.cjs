@@ -23883,9 +23883,10 @@ async function scanFrontend2(options) {
     ...resolverOptions,
     ...tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}
   });
+  let aliases = bundler.alias;
   if (tsconfig && /tsconfig/i.test(resolver.sync(root2, "./package.json").error ?? "")) {
-    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
-    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
+    aliases = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias: aliases });
     notes.push(`${show2(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
   }
   const groups = await entryGroups(root2, bundler, options, notes, show2);
@@ -23894,6 +23895,19 @@ async function scanFrontend2(options) {
   const thirdParty = /* @__PURE__ */ new Set();
   const specifiers = /* @__PURE__ */ new Set();
   const texts = /* @__PURE__ */ new Map();
+  const aliasKeys = Object.keys(aliases).sort((a2, b2) => b2.length - a2.length);
+  const resolveRequest = (dir, request) => {
+    const matching = aliasKeys.filter((key) => request === key || request.startsWith(`${key}/`));
+    if (matching.length < 2)
+      return resolver.sync(dir, request).path;
+    for (const key of matching)
+      for (const target2 of aliases[key] ?? []) {
+        const found = resolver.sync(dir, target2 + request.slice(key.length)).path;
+        if (found)
+          return found;
+      }
+    return void 0;
+  };
   const resolutions = /* @__PURE__ */ new Map();
   const resolve4 = (file, request) => {
     const key = `${import_node_path16.default.dirname(file)}\0${request}`;
@@ -23908,7 +23922,7 @@ async function scanFrontend2(options) {
       };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path16.default.dirname(file), clean).path;
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolveRequest(import_node_path16.default.dirname(file), clean);
       if (resolved) {
         if (resolved.split(import_node_path16.default.sep).includes("node_modules")) {
           const name = packageName2(clean);

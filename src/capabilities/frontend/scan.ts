@@ -267,9 +267,10 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   // A tsconfig that extends a config not installed (`@sindresorhus/tsconfig`, SvelteKit's generated
   // `.svelte-kit/tsconfig.json` before a build) makes oxc's resolver fail every request, relative ones too:
   // its own `paths` are read instead, as aliases.
+  let aliases = bundler.alias;
   if (tsconfig && /tsconfig/i.test(resolver.sync(root, "./package.json").error ?? "")) {
-    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
-    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
+    aliases = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias: aliases });
     notes.push(
       `${show(tsconfig)}: the config it extends is not installed; its own "paths" are read`,
     );
@@ -291,6 +292,21 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     /** The request leads out of the repository through a link. */
     outside?: boolean;
   }
+  // oxc's resolver tries its aliases in no fixed order (a hash map) and the first key that matches decides:
+  // with `@` and `@/components/ui` both aliased (readest's tsconfig `paths`), `@/components/ui/button` resolved
+  // in some runs and not in others. A request more than one key matches is mapped here instead, the longest key
+  // first (TypeScript's rule for `paths`), each of its targets in order.
+  const aliasKeys = Object.keys(aliases).sort((a, b) => b.length - a.length);
+  const resolveRequest = (dir: string, request: string): string | undefined => {
+    const matching = aliasKeys.filter((key) => request === key || request.startsWith(`${key}/`));
+    if (matching.length < 2) return resolver.sync(dir, request).path;
+    for (const key of matching)
+      for (const target of aliases[key] ?? []) {
+        const found = resolver.sync(dir, target + request.slice(key.length)).path;
+        if (found) return found;
+      }
+    return undefined;
+  };
   const resolutions = new Map<string, Resolution>();
   const resolve = (file: string, request: string): Resolution => {
     const key = `${path.dirname(file)}\u0000${request}`;
@@ -312,7 +328,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       const resolved =
         clean.startsWith("/") && !clean.startsWith("//")
           ? resolveRooted(clean, bundler.root, root)
-          : resolver.sync(path.dirname(file), clean).path;
+          : resolveRequest(path.dirname(file), clean);
       if (resolved) {
         if (resolved.split(path.sep).includes("node_modules")) {
           const name = packageName(clean);

@@ -96,6 +96,29 @@ const calls = (result: FrontendScan) =>
   );
 
 describe("frontend scan", () => {
+  it("a request two tsconfig paths match resolves by the longer one, in every run (oxc tries its aliases in no fixed order)", async () => {
+    // readest's shape: `@/*` and `@/components/ui/*` → primitives, in a tsconfig whose `extends` is not
+    // installed (its paths are then read as aliases). Each scan makes a new resolver, whose alias order is
+    // random: 24 scans all agree only if the order no longer matters (before the fix about half failed).
+    const root = app({
+      "tsconfig.json": JSON.stringify({
+        extends: "@sindresorhus/tsconfig",
+        compilerOptions: {
+          paths: { "@/*": ["./src/*"], "@/components/ui/*": ["./src/components/primitives/*"] },
+        },
+      }),
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { close } from "@/components/ui/button";\nclose();',
+      "src/components/primitives/button.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport function close() { return getCurrentWindow().close(); }',
+    });
+    const seen = new Set<string>();
+    for (let run = 0; run < 24; run++) seen.add(JSON.stringify(calls(await scan(root))));
+    expect([...seen]).toEqual([
+      JSON.stringify(["src/components/primitives/button.ts:2:34 Window#close plugin:window|close"]),
+    ]);
+  });
+
   it("follows imports from the page through barrels, renames, wrappers and returned objects; unreachable files do not count", async () => {
     const root = app({
       "index.html":
