@@ -7760,22 +7760,52 @@ function broadValues(model, found) {
     return [];
   const seen = /* @__PURE__ */ new Set();
   const values = [];
-  const add = (value) => {
-    if (values.length >= MAX_VALUES || broad(value) === void 0)
-      return;
-    const key = canonical(value);
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? []) {
+      work.scopeValues++;
+      if (values.length >= MAX_VALUES)
+        return values;
+      if (broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (seen.has(key))
+        continue;
+      seen.add(key);
+      values.push(value);
+    }
+  for (const { key, value } of globalBroadValues(model, found.danger)) {
+    work.scopeValues++;
+    if (values.length >= MAX_VALUES)
+      break;
     if (seen.has(key))
-      return;
+      continue;
     seen.add(key);
     values.push(value);
-  };
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? [])
-      add(value);
-  for (const key of dangerKeys(found.danger))
-    for (const value of model.globalScope.get(key)?.allow ?? [])
-      add(value);
+  }
   return values;
+}
+function globalBroadValues(model, danger) {
+  let byDanger = globalBroad.get(model);
+  if (!byDanger)
+    globalBroad.set(model, byDanger = /* @__PURE__ */ new Map());
+  let distinct = byDanger.get(danger);
+  if (distinct)
+    return distinct;
+  const keys = /* @__PURE__ */ new Set();
+  const made = [];
+  for (const scopeKey2 of dangerKeys(danger))
+    for (const value of model.globalScope.get(scopeKey2)?.allow ?? []) {
+      work.scopeValues++;
+      if (danger.broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (keys.has(key))
+        continue;
+      keys.add(key);
+      made.push({ key, value });
+    }
+  byDanger.set(danger, distinct = made);
+  return distinct;
 }
 function runsSomewhere(model, grant, capability) {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
@@ -7790,7 +7820,7 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
@@ -7893,6 +7923,7 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
+    globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -25133,18 +25164,11 @@ async function assembleProject(context, read) {
     project.documents.push(document);
     if (!document.ok)
       continue;
-    const budget = new FileBudget();
-    for (const object of capabilityObjects(document.value)) {
-      const capability = toCapability(object, {
-        file: document.file,
-        absolutePath: document.absolutePath
-      });
-      if (!capability)
-        continue;
-      for (const over of limitCapability(capability, budget))
-        problem(document.absolutePath, over.message, over.path);
+    const { capabilities, overLimits } = capabilitiesIn(document);
+    for (const over of overLimits)
+      problem(document.absolutePath, over.message, over.path);
+    for (const capability of capabilities)
       project.capabilities.push(capability);
-    }
   }
   for (const item of context.config.problems)
     project.problems.push(item);
@@ -25179,13 +25203,33 @@ async function assembleProject(context, read) {
   contexts.set(project, context);
   return project;
 }
+function capabilitiesIn(document) {
+  let made = documentCapabilities.get(document);
+  if (made)
+    return made;
+  made = { capabilities: [], overLimits: [] };
+  const budget = new FileBudget();
+  for (const object of capabilityObjects(document.value)) {
+    const capability = toCapability(object, {
+      file: document.file,
+      absolutePath: document.absolutePath
+    });
+    if (!capability)
+      continue;
+    made.overLimits.push(...limitCapability(capability, budget));
+    made.capabilities.push(capability);
+  }
+  documentCapabilities.set(document, made);
+  return made;
+}
 function configFileSpelling(configPath) {
   return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(import_node_path18.default.basename(configPath)) ? "tauri" : void 0;
 }
 async function completeCatalog(context, project) {
-  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  const identifiers = project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier));
+  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(identifiers) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -25417,7 +25461,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return out;
 }
-var import_node_fs11, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
+var import_node_fs11, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
@@ -25460,6 +25504,7 @@ var init_project = __esm({
       skipFolder: (name) => name === "schemas",
       folderLikeFile: "is a directory with a capability file extension; skipped"
     };
+    documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
   }
 });
@@ -37907,7 +37952,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format) : []
+    problems: document.ok ? await schemaProblemsOf(document) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -37999,6 +38044,14 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     notes: [...project.notes ?? []]
   };
 }
+function schemaProblemsOf(document) {
+  let problems2 = schemaProblems.get(document);
+  if (!problems2) {
+    problems2 = validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format);
+    schemaProblems.set(document, problems2);
+  }
+  return problems2;
+}
 function repeatedFields(document) {
   const repeated = document.repeatedKeys();
   if (repeated.length === 0)
@@ -38043,7 +38096,7 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path21, NOWHERE;
+var import_node_path21, schemaProblems, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
@@ -38061,6 +38114,7 @@ var init_lint = __esm({
     init_types3();
     init_validate();
     init_library_options();
+    schemaProblems = /* @__PURE__ */ new WeakMap();
     NOWHERE = {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -56407,7 +56461,7 @@ var init_convert = __esm({
 function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
-function capabilitiesIn(project, file) {
+function capabilitiesIn2(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
 }
 function placeAt(project, document, offset) {
@@ -56417,7 +56471,7 @@ function placeAt(project, document, offset) {
     const located = document.locate(path46);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
-  for (const capability of capabilitiesIn(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
       if (found)
@@ -56545,7 +56599,7 @@ function suggestionsOf(hint) {
 function desktopActions(input, at, edit) {
   const { project, document, range: range2 } = input;
   const actions = [];
-  for (const capability of capabilitiesIn(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
     const platforms = capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
     if (!platforms.some((platform) => platform === "android" || platform === "iOS"))
       continue;
@@ -57812,6 +57866,20 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   });
   return shown;
 }
+function toldKey(d) {
+  const { start, end } = d.range;
+  return JSON.stringify([
+    d.ruleId,
+    d.severity,
+    d.messageId ?? null,
+    d.message,
+    d.hint ?? null,
+    start.line,
+    start.column,
+    end.line,
+    end.column
+  ]);
+}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -57868,6 +57936,8 @@ var init_workspace = __esm({
       settings = DEFAULT_SETTINGS;
       folders = [];
       owners = /* @__PURE__ */ new Map();
+      /** The owners found so far, for what must know one without waiting (the wait after a change). */
+      knownOwners = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
@@ -57891,7 +57961,25 @@ var init_workspace = __esm({
         this.timers.set(uri, setTimeout(() => {
           this.timers.delete(uri);
           this.guard(this.check(uri));
-        }, this.settings.debounceMs));
+        }, this.waitAfterChange(uri)));
+      }
+      /**
+       * How long a change waits for the next before its check starts: the debounce, or less when the
+       * document's app was last checked in less time than that. The wait saves checks made stale by the
+       * next keystroke; a check quicker than the wait costs less than the wait itself.
+       */
+      waitAfterChange(uri) {
+        const owner = this.knownOwners.get(uri);
+        const last = owner?.kind === "app" ? owner.app.lastCheckMs : void 0;
+        return last === void 0 ? this.settings.debounceMs : Math.min(this.settings.debounceMs, Math.ceil(last));
+      }
+      /** A document was opened: it is told its findings after its first check even when they did not change. */
+      opened(uri) {
+        void this.ownerOf(uri).then((owner) => {
+          if (owner.kind === "app")
+            owner.app.told.delete(uri);
+        });
+        this.changed(uri);
       }
       /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
       closed(uri) {
@@ -57901,6 +57989,7 @@ var init_workspace = __esm({
         this.timers.delete(uri);
         const owner = this.owners.get(uri);
         this.owners.delete(uri);
+        this.knownOwners.delete(uri);
         this.guard((async () => {
           const known = await owner;
           if (known?.kind === "app") {
@@ -57939,6 +58028,7 @@ var init_workspace = __esm({
         this.settings = settings;
         const open2 = this.documents.keys();
         this.owners.clear();
+        this.knownOwners.clear();
         for (const app of this.apps.values())
           this.forget(app);
         for (const uri of open2)
@@ -58056,7 +58146,10 @@ var init_workspace = __esm({
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
-              this.logCheck(app, analysis, performance.now() - started);
+              app.lastCheckMs = performance.now() - started;
+              this.logCheck(app, analysis, app.lastCheckMs);
+              if (app.dirty)
+                continue;
               await this.publish(app, analysis);
             }
           } finally {
@@ -58081,33 +58174,39 @@ var init_workspace = __esm({
         await Promise.all(below.map((app) => this.refresh(app)));
       }
       async publish(app, analysis) {
-        const byUri = /* @__PURE__ */ new Map();
+        const byFile = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
-          let list = byUri.get(uri);
+          let list = byFile.get(d.absolutePath);
           if (!list)
-            byUri.set(uri, list = []);
-          list.push(toLspDiagnostic(d));
+            byFile.set(d.absolutePath, list = []);
+          list.push(d);
         }
-        for (const uri of app.published)
+        const byUri = /* @__PURE__ */ new Map();
+        for (const [file, list] of byFile)
+          byUri.set((0, import_node_url5.pathToFileURL)(file).href, list);
+        for (const uri of app.told.keys())
           if (!byUri.has(uri))
             byUri.set(uri, []);
         for (const uri of this.documents.keys())
           if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app")
             byUri.set(uri, []);
-        app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
-        for (const [uri, diagnostics] of byUri) {
+        for (const [uri, findings] of byUri) {
           const owner = await this.owners.get(uri);
-          if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
+          if (owner && (owner.kind !== "app" || owner.app !== app) && findings.length === 0)
             continue;
-          await this.send(uri, diagnostics);
+          const said = findings.map(toldKey).join("\n");
+          if (app.told.get(uri) === said)
+            continue;
+          app.told.set(uri, said);
+          await this.send(uri, findings.map(toLspDiagnostic));
         }
       }
       forget(app) {
         this.apps.delete(app.key);
-        for (const uri of app.published)
-          void this.send(uri, []);
-        app.published.clear();
+        for (const [uri, said] of app.told)
+          if (said !== "")
+            void this.send(uri, []);
+        app.told.clear();
         app.analysis = void 0;
       }
       async hasOpenDocuments(app) {
@@ -58131,10 +58230,15 @@ var init_workspace = __esm({
       ownerOf(uri) {
         let owner = this.owners.get(uri);
         if (!owner) {
-          owner = this.classify(uri).catch((error) => {
+          const found = this.classify(uri).catch((error) => {
             this.report(error);
             return { kind: "none" };
+          }).then((known) => {
+            if (this.owners.get(uri) === found)
+              this.knownOwners.set(uri, known);
+            return known;
           });
+          owner = found;
           this.owners.set(uri, owner);
         }
         return owner;
@@ -58190,7 +58294,7 @@ var init_workspace = __esm({
             dirty: true,
             session: new CheckSession(),
             changes: "all",
-            published: /* @__PURE__ */ new Set()
+            told: /* @__PURE__ */ new Map()
           });
         return app;
       }
@@ -58323,7 +58427,7 @@ function runLanguageServer(streams) {
       applySettings(settings);
   });
   connection.onDidChangeWatchedFiles((change) => workspace.filesChanged(change.changes.map((c) => c.uri)));
-  documents.onDidOpen((event) => workspace.changed(event.document.uri));
+  documents.onDidOpen((event) => workspace.opened(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
   documents.listen(connection);
