@@ -72,6 +72,31 @@ interface KnownType {
   definition: EventDef;
   /** Whether the event has an integer field, whose numbers must be judged as written. */
   hasIntegers: boolean;
+  /** Its fields prepared for the walk, on its first event (kept here: not looked up per event). */
+  fields?: PreparedFields;
+}
+
+/** A definition's fields prepared once: the checks below run for every event. */
+interface PreparedFields {
+  list: ReadonlyArray<readonly [string, FieldDef]>;
+  byName: ReadonlyMap<string, FieldDef>;
+  required: number;
+}
+
+const PREPARED = new Map<EventDef, PreparedFields>();
+
+function prepared(definition: EventDef): PreparedFields {
+  let fields = PREPARED.get(definition);
+  if (!fields) {
+    const list = Object.entries(definition.fields);
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length,
+    };
+    PREPARED.set(definition, fields);
+  }
+  return fields;
 }
 
 const INTEGER_KINDS: ReadonlySet<FieldDef["kind"]> = new Set(["int", "nullableInt", "tokens"]);
@@ -152,7 +177,8 @@ function checkServerEvent(
     });
     return undefined;
   }
-  checkFields(event, known.definition, known.type, at, report, true);
+  if (!isClean(event, (known.fields ??= prepared(known.definition)), known.type, at, true))
+    reportFields(event, known.definition, known.type, at, report, true);
   return { type: known.type, event, at };
 }
 
@@ -176,29 +202,6 @@ export function checkClientLine(line: JsonObject, report: Report): void {
     path: ["type"],
     target: "value",
   });
-}
-
-/** A definition's fields prepared once: the checks below run for every event. */
-interface PreparedFields {
-  list: ReadonlyArray<readonly [string, FieldDef]>;
-  byName: ReadonlyMap<string, FieldDef>;
-  required: number;
-}
-
-const PREPARED = new Map<EventDef, PreparedFields>();
-
-function prepared(definition: EventDef): PreparedFields {
-  let fields = PREPARED.get(definition);
-  if (!fields) {
-    const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length,
-    };
-    PREPARED.set(definition, fields);
-  }
-  return fields;
 }
 
 function checkFields(

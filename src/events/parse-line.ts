@@ -36,20 +36,14 @@ export class RawNumber {
   }
 }
 
-export type ParsedLine =
-  { ok: true; value: unknown } | { ok: false; message: string; offset: number };
+/** Why a line is not JSON, and where: jsonc-parser's first error (it words them), else the engine's. */
+export interface LineSyntaxError {
+  message: string;
+  offset: number;
+}
 
 /** A fraction, an exponent, or 16 digits in a row: numbers JSON.parse may not keep as written. */
 const INEXACT_NUMBER = /\d\.\d|\d[eE][+-]?\d|\d{16}/;
-
-/** JSON.parse's reading of a line: exact unless `mayHaveInexactNumbers` says otherwise. */
-export function parseLine(text: string): ParsedLine {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return syntaxError(text, error);
-  }
-}
 
 /** False when every number of the line is a plain integer of at most 15 digits (JSON.parse is exact then). */
 export function mayHaveInexactNumbers(text: string): boolean {
@@ -111,7 +105,8 @@ const ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: "control character in a string (escape it)",
 };
 
-function syntaxError(text: string, error: unknown): ParsedLine {
+/** The syntax error of a line JSON.parse refused (with `error`, its exception). */
+export function syntaxError(text: string, error: unknown): LineSyntaxError {
   const errors: ParseError[] = [];
   try {
     jsoncParser().parseTree(text, errors, PARSE_OPTIONS);
@@ -123,7 +118,6 @@ function syntaxError(text: string, error: unknown): ParsedLine {
     const code = jsoncParser().printParseErrorCode(first.error);
     const atEnd = first.offset >= text.length || code === "UnexpectedEndOfString";
     return {
-      ok: false,
       message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`,
       offset: first.offset,
     };
@@ -131,7 +125,7 @@ function syntaxError(text: string, error: unknown): ParsedLine {
   // jsonc-parser accepts a few things JSON does not; fall back on the engine's own message.
   const message = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(message);
-  return { ok: false, message: "invalid JSON", offset: position ? Number(position[1]) : 0 };
+  return { message: "invalid JSON", offset: position ? Number(position[1]) : 0 };
 }
 
 export interface Span {

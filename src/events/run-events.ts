@@ -58,9 +58,9 @@ export async function checkRecording(
     settings: { severityFor: (ruleId) => options.severityFor(ruleId as EventRuleId, absolutePath) },
   });
   const diagnostics: Diagnostic[] = [];
-  const keep = (found: Diagnostic[], current?: CurrentLine) => {
-    if (found.length === 0) return;
-    found.sort(byPosition);
+  const keep = (taken: readonly Diagnostic[], current?: CurrentLine) => {
+    if (taken.length === 0) return;
+    const found = [...taken].sort(byPosition);
     if (options.live) options.live(found, current);
     else for (const d of found) diagnostics.push(d);
   };

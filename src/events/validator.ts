@@ -32,7 +32,7 @@ import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
 import { startTraversal } from "./traversal.js";
 import type { CallStats } from "./stream-state.js";
-import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./parse-line.js";
+import { locate, mayHaveInexactNumbers, syntaxError, withExactNumbers } from "./parse-line.js";
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
 import { loneSurrogateEscape, propertiesWritten } from "../core/source/document.js";
 import { plural } from "../core/wording.js";
@@ -90,11 +90,11 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
  */
 export interface LineValidator {
   /** Checks the next line, a text without line breaks; `invalidUtf8` when its bytes were not UTF-8 (decoded with U+FFFD). */
-  pushLine(line: string, invalidUtf8?: boolean): Diagnostic[];
+  pushLine(line: string, invalidUtf8?: boolean): readonly Diagnostic[];
   /** Counts a line longer than MAX_LINE_CHARS, which was skipped unread, and reports it. */
-  pushOverlong(chars: number): Diagnostic[];
+  pushOverlong(chars: number): readonly Diagnostic[];
   /** Ends the recording: findings about what is still open. */
-  end(): Diagnostic[];
+  end(): readonly Diagnostic[];
   readonly summary: EventSummary;
 }
 
@@ -243,34 +243,38 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       count("(invalid)");
       return;
     }
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
+    // JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts).
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
       count("(invalid)");
+      const problem = syntaxError(line, error);
       const report = {
         ruleId: "event-json",
         messageId: "invalidJson",
-        data: { problem: parsed.message },
+        data: { problem: problem.message },
       } as const;
       emit(
         EVENT_JSON,
         report,
         { hint: "each line of a recording is one JSON object", path: [] },
         lineNumber,
-        parsed.offset + 1,
-        parsed.offset + 2,
+        problem.offset + 1,
+        problem.offset + 2,
       );
       return;
     }
-    if (!isObject(parsed.value)) {
+    if (!isObject(parsed)) {
       count("(invalid)");
       addLineFinding(
-        { ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } },
+        { ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } },
         { hint: "each line of a recording is one JSON object", path: [] },
         "value",
       );
       return;
     }
-    let value: JsonObject = parsed.value;
+    let value: JsonObject = parsed;
     summary.events++;
     checkWriting(line, value);
     if (options.client) {
@@ -323,7 +327,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         surrogate,
         6,
       );
-    if (propertiesWritten(line) === membersKept(value)) return;
+    if (!mayRepeatMembers(line, value)) return;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {
       const path = lineTree.pathOf(member);
@@ -351,11 +355,11 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   };
 
   return {
-    pushLine(line: string, invalidUtf8 = false): Diagnostic[] {
+    pushLine(line: string, invalidUtf8 = false): readonly Diagnostic[] {
       checkLine(line, invalidUtf8);
       return run.take();
     },
-    pushOverlong(chars: number): Diagnostic[] {
+    pushOverlong(chars: number): readonly Diagnostic[] {
       // Counted as a line (so later line numbers stay right) and reported without its text.
       checkLine("", false);
       emit(
@@ -368,7 +372,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       );
       return run.take();
     },
-    end(): Diagnostic[] {
+    end(): readonly Diagnostic[] {
       // Every request's stream ends with done or error (spec part a), so a recording without a single
       // line to read is a capture that failed, not a stream that passed: an empty file or empty stdin
       // must not read "no problems".
@@ -450,24 +454,42 @@ function jsonKind(value: unknown): string {
   return "a JSON number";
 }
 
-/** The members of every object in a parsed value, counted without recursion (a payload may nest a million deep). */
+/**
+ * Whether a key of the line may be written twice: JSON.parse keeps one copy of a repeated key, so it
+ * keeps fewer members than the line writes. Every member written has one colon outside strings, so a
+ * line with no more colons than members kept repeats none; only a line whose strings hold colons
+ * needs the members written counted exactly (a walk over its strings).
+ */
+function mayRepeatMembers(line: string, value: JsonObject): boolean {
+  const kept = membersKept(value);
+  let colons = 0;
+  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
+    if (++colons > kept) return propertiesWritten(line) !== kept;
+  return false;
+}
+
+/**
+ * The members of every object in a parsed value, counted without recursion (a payload may nest a
+ * million deep); the list of objects still to count is made only for a value that nests one.
+ */
 function membersKept(value: unknown): number {
   let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next !== "object") continue;
+  let pending: unknown[] | undefined;
+  let next = value;
+  for (;;) {
     if (Array.isArray(next)) {
-      for (const item of next) if (item !== null && typeof item === "object") pending.push(item);
-      continue;
+      for (const item of next)
+        if (item !== null && typeof item === "object") (pending ??= []).push(item);
+    } else if (next !== null && typeof next === "object") {
+      for (const key in next) {
+        count++;
+        const item = (next as JsonObject)[key];
+        if (item !== null && typeof item === "object") (pending ??= []).push(item);
+      }
     }
-    for (const key in next) {
-      count++;
-      const item = (next as JsonObject)[key];
-      if (item !== null && typeof item === "object") pending.push(item);
-    }
+    if (pending === undefined || pending.length === 0) return count;
+    next = pending.pop();
   }
-  return count;
 }
 
 function hasOwnType(value: JsonObject): boolean {

@@ -158,6 +158,8 @@ export type BoundReport<F extends Finding = Finding> = (finding: F, input: Findi
 /** A rule and what it reports: the `fix` a finding may carry only a fixable rule may give. */
 type Checked<C> = RuleMeta & { check(context: C): void | Promise<void> };
 
+const NO_FINDINGS: readonly Diagnostic[] = Object.freeze([]);
+
 /**
  * One run of rules over an input, the same for every kind of input (ESLint's `runRules` and
  * `FileReport`): it starts the rules, each with a frozen context whose `report` is bound to the rule,
@@ -268,9 +270,13 @@ export class RuleRun<F extends Finding = Finding> {
     );
   }
 
-  /** The findings taken since the last call (a recording hands them out line by line). */
-  take(): Diagnostic[] {
+  /**
+   * The findings taken since the last call (a recording hands them out line by line, and nearly every
+   * line has none: those share one empty list instead of a new one each).
+   */
+  take(): readonly Diagnostic[] {
     const found = this.found;
+    if (found.length === 0) return NO_FINDINGS;
     this.found = [];
     return found;
   }

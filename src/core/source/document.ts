@@ -553,6 +553,8 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
 
 /** Offset of the first `\uD800`–`\uDFFF` escape that is not half of a high-low pair, or -1. Cheap when there is none. */
 export function loneSurrogateEscape(text: string): number {
+  // Nearly every text has no \u escape at all: one native search answers, without a regex scan.
+  if (text.indexOf("\\u") === -1) return -1;
   const escape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
   for (let match = escape.exec(text); match; match = escape.exec(text)) {
     let backslashes = 0;
