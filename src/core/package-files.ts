@@ -51,6 +51,11 @@ export function readPackageJson<T>(...segments: string[]): T {
   return jsonCache.get(file) as T;
 }
 
+/** A text file shipped in the package, read each time it is asked for (callers keep what they need). */
+export function readPackageText(...segments: string[]): string {
+  return readFileSync(packageFile(...segments), "utf8");
+}
+
 /** caplint's own package.json. */
 export function packageManifest(): { name: string; version: string } {
   return readPackageJson("package.json");

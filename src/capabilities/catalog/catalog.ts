@@ -1,4 +1,5 @@
 import { checkIdentifier } from "./identifier.js";
+import { unreadBuiltins, type UnreadManifest } from "./builtin.js";
 import {
   frameworkName,
   spellCommand,
@@ -38,7 +39,8 @@ export type TopLevelLookup =
  * earlier ones per key: built-in catalogs, then manifests given or discovered, then permission folders.
  */
 export class Catalog {
-  private readonly manifests = new Map<string, Manifest>();
+  /** Built-in manifests stay unread until a lookup names their key (see `read`). */
+  private readonly manifests = new Map<string, Manifest | Unread>();
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
   private readonly suggestions = new Map<string, readonly string[]>();
@@ -62,10 +64,17 @@ export class Catalog {
         }
       }
     }
-    for (const [key, manifest] of Object.entries(manifests)) {
-      this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
-      this.provenance.set(key, provenance);
-    }
+    const unread = provenance.origin === "builtin" ? unreadBuiltins(manifests) : undefined;
+    if (unread)
+      for (const [key, manifest] of unread) {
+        this.manifests.set(key, new Unread(manifest, [this.currentSpelling]));
+        this.provenance.set(key, provenance);
+      }
+    else
+      for (const [key, manifest] of Object.entries(manifests)) {
+        this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
+        this.provenance.set(key, provenance);
+      }
     this.identifierCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -106,7 +115,12 @@ export class Catalog {
     if (spelling === this.currentSpelling) return this;
     this.currentSpelling = spelling;
     for (const [key, manifest] of this.manifests)
-      this.manifests.set(key, spelledManifest(key, manifest, spelling));
+      this.manifests.set(
+        key,
+        manifest instanceof Unread
+          ? manifest.spelledAgain(spelling)
+          : spelledManifest(key, manifest, spelling),
+      );
     this.identifierCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -187,7 +201,24 @@ export class Catalog {
   }
 
   get(key: string): Manifest | undefined {
-    return this.manifests.get(key);
+    return this.read(key);
+  }
+
+  /** The manifest of `key`, read and spelled now when it was not yet. */
+  private read(key: string): Manifest | undefined {
+    const manifest = this.manifests.get(key);
+    if (!(manifest instanceof Unread)) return manifest;
+    const spelled = manifest.spelled(key);
+    this.manifests.set(key, spelled);
+    return spelled;
+  }
+
+  /** Whether a permission of `key` may be limited to some platforms (a manifest not read yet answers from its text). */
+  mayLimitPlatforms(key: string): boolean {
+    const manifest = this.manifests.get(key);
+    if (manifest instanceof Unread && !manifest.source.mayHold("platforms")) return false;
+    const permissions = this.read(key)?.permissions ?? {};
+    return Object.values(permissions).some((permission) => permission.platforms !== undefined);
   }
 
   provenanceOf(key: string): ManifestProvenance | undefined {
@@ -207,7 +238,7 @@ export class Catalog {
 
   /** Top-level lookup order of a capability entry: default, then set, then permission (§3.2). */
   lookupTopLevel(key: string, base: string): TopLevelLookup | undefined {
-    const manifest = this.manifests.get(key);
+    const manifest = this.read(key);
     if (!manifest) return undefined;
     base = spellName(key, base, this.currentSpelling);
     if (base === "default") return { kind: "default", key, set: manifest.default_permission };
@@ -229,7 +260,7 @@ export class Catalog {
   }
 
   identifiersOf(key: string): string[] {
-    const manifest = this.manifests.get(key);
+    const manifest = this.read(key);
     if (!manifest) return [];
     const prefix = key === APP_KEY ? "" : `${key}:`;
     const ids: string[] = [];
@@ -277,6 +308,28 @@ export class Catalog {
       parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
     for (const candidate of nearest(normalized, pool, max)) push(candidate);
     return out.slice(0, max);
+  }
+}
+
+/**
+ * A built-in manifest not read yet, with the spellings it was to be given in turn: read, it is spelled
+ * as the catalog would have spelled it when added and at each change of spelling since (each step
+ * memoised, so every catalog of a run gets the same objects).
+ */
+class Unread {
+  constructor(
+    readonly source: UnreadManifest,
+    private readonly spellings: readonly Spelling[],
+  ) {}
+
+  spelledAgain(spelling: Spelling): Unread {
+    return new Unread(this.source, [...this.spellings, spelling]);
+  }
+
+  spelled(key: string): Manifest {
+    let manifest = this.source.read();
+    for (const spelling of this.spellings) manifest = spelledManifest(key, manifest, spelling);
+    return manifest;
   }
 }
 

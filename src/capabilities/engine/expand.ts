@@ -254,7 +254,8 @@ export class SetExpander {
       // Count first: a set graph that multiplies out (sets including each other twice, many levels
       // deep) would otherwise take exponential time and memory, as it does upstream.
       const count = this.countLeaves(parts.key, manifest, setName, set);
-      if (count > this.bounds.leaves)
+      // The bounds are never below the fixed ones: the catalog is sized only past those.
+      if (count > MAX_LEAVES_PER_ENTRY && count > this.bounds.leaves)
         return refused({ kind: "leaves", count, limit: this.bounds.leaves });
       expansion = this.expandSet(parts.key, manifest, setName, set);
     } catch (error) {
@@ -300,7 +301,7 @@ export class SetExpander {
   /** Counts one set walk at nesting `depth`; refuses the entry past the depth or walk limits. */
   private checkWalk(depth: number): void {
     if (depth >= MAX_SET_DEPTH) throw new WalkRefused({ kind: "depth", limit: MAX_SET_DEPTH });
-    if (++this.walks > this.bounds.walks)
+    if (++this.walks > MAX_SET_WALKS_PER_ENTRY && this.walks > this.bounds.walks)
       throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
   }
 

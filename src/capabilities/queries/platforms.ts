@@ -66,11 +66,8 @@ export function isPlatformIndependent(project: Project): boolean {
     )
   )
     return false;
-  for (const key of project.catalog.keys()) {
-    const manifest = project.catalog.get(key)!;
-    for (const permission of Object.values(manifest.permissions))
-      if (permission.platforms !== undefined) return false;
-  }
+  for (const key of project.catalog.keys())
+    if (project.catalog.mayLimitPlatforms(key)) return false;
   return true;
 }
 
