@@ -22,8 +22,9 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   // Everything printed goes through the terminal-safe layer: file contents and names never reach the terminal raw.
   forgetFilesRead();
   const options = withStreams(givenOptions, {
-    stdout: new SafeOutput(givenOptions.stdout),
-    stderr: new SafeOutput(givenOptions.stderr),
+    // Asked for on first use: the bin's streams are made by Node when first read.
+    stdout: new SafeOutput(() => givenOptions.stdout),
+    stderr: new SafeOutput(() => givenOptions.stderr),
   });
   const { stderr } = options;
   let exitCode = 0;

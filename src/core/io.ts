@@ -31,8 +31,11 @@ export function withStreams(
   io: MainOptions,
   streams: Partial<Pick<MainOptions, "stdout" | "stderr">>,
 ): MainOptions {
-  return Object.assign(
-    Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as MainOptions,
-    streams,
-  );
+  // The bin gives its streams as getters too (Node makes each when first read): replaced, not assigned.
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(io);
+  for (const name of Object.keys(streams)) delete descriptors[name];
+  return Object.defineProperties(
+    {},
+    { ...descriptors, ...Object.getOwnPropertyDescriptors(streams) },
+  ) as MainOptions;
 }

@@ -233,22 +233,39 @@ export interface TextSink {
  * (`caplint permissions | head -1`) closes the pipe: the rest of the output is dropped quietly
  * instead of ending in an EPIPE stack trace, and the run keeps its exit code.
  */
+/** A stream SafeOutput writes to: a process stream, or anything with `write`. */
+type OutputTarget = TextSink & {
+  on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown;
+  once?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
+  off?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
+  writableNeedDrain?: boolean;
+};
+
 export class SafeOutput implements TextSink {
   private closed = false;
   private readonly guard = new WorkflowCommandGuard();
-  constructor(
-    private readonly target: TextSink & {
-      on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown;
-      once?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
-      off?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
-      writableNeedDrain?: boolean;
-    },
-  ) {
+  private made: OutputTarget | undefined;
+  /**
+   * `target` given as a function is asked for on first use: Node makes `process.stdout` and
+   * `process.stderr` when they are first read (on a pipe, with the net streams behind them: 6 M
+   * instructions each), and a run that writes nothing to one of them need not make it.
+   */
+  constructor(private readonly given: OutputTarget | (() => OutputTarget)) {
+    if (typeof given !== "function") this.made = this.guarded(given);
+  }
+
+  private guarded(target: OutputTarget): OutputTarget {
     target.on?.("error", (error) => {
       if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
       this.closed = true;
     });
+    return target;
   }
+
+  private get target(): OutputTarget {
+    return (this.made ??= this.guarded((this.given as () => OutputTarget)()));
+  }
+
   get isTTY(): boolean | undefined {
     return this.target.isTTY;
   }
@@ -268,6 +285,8 @@ export class SafeOutput implements TextSink {
 
   write(chunk: string): unknown {
     if (this.closed) return false;
+    // Nothing to write (a clean run's compact report): the stream is not made for it.
+    if (chunk === "") return true;
     try {
       return this.target.write(terminalSafe(chunk, this.guard));
     } catch (error) {

@@ -72,7 +72,7 @@ function topLevelManifests(text: string): Array<[string, UnreadManifest]> {
     const start = starts[i]!;
     const close = text.indexOf('": ', start + 1);
     const key = text.slice(start + 1, close);
-    const valueEnd = i + 1 < starts.length ? text.lastIndexOf(",", starts[i + 1]!) : end;
+    const valueEnd = i + 1 < starts.length ? text.lastIndexOf(",", starts[i + 1]) : end;
     const value = text.slice(close + 3, valueEnd).trimEnd();
     if (close === -1 || /["\\\n]/.test(key) || !value.startsWith("{") || !value.endsWith("}"))
       return wholeFile();
