@@ -3658,6 +3658,9 @@ function readPackageJson(...segments) {
     jsonCache.set(file, JSON.parse((0, import_node_fs.readFileSync)(file, "utf8")));
   return jsonCache.get(file);
 }
+function readPackageText(...segments) {
+  return (0, import_node_fs.readFileSync)(packageFile(...segments), "utf8");
+}
 function packageManifest() {
   return readPackageJson("package.json");
 }
@@ -8237,6 +8240,76 @@ var init_identifier = __esm({
   }
 });
 
+// dist/capabilities/catalog/builtin.js
+function loadBuiltinManifests() {
+  if (!builtins) {
+    const unread = /* @__PURE__ */ new Map();
+    for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
+      for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
+        unread.set(key, manifest);
+    const manifests = {};
+    for (const [key, manifest] of unread)
+      Object.defineProperty(manifests, key, {
+        get: () => manifest.read(),
+        enumerable: true,
+        configurable: false
+      });
+    unreadOf.set(manifests, unread);
+    builtins = manifests;
+  }
+  return Promise.resolve(builtins);
+}
+function unreadBuiltins(manifests) {
+  return unreadOf.get(manifests);
+}
+function topLevelManifests(text2) {
+  const members = [];
+  const starts = [];
+  for (let at = text2.indexOf('\n  "'); at !== -1; at = text2.indexOf('\n  "', at + 1))
+    starts.push(at + 3);
+  const end = text2.lastIndexOf("}");
+  const wholeFile = () => Object.entries(JSON.parse(text2)).map(([key, manifest]) => [key, readManifest(manifest)]);
+  if (!text2.startsWith("{\n") || starts.length === 0 || text2.slice(end + 1).trim() !== "")
+    return wholeFile();
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i];
+    const close = text2.indexOf('": ', start + 1);
+    const key = text2.slice(start + 1, close);
+    const valueEnd = i + 1 < starts.length ? text2.lastIndexOf(",", starts[i + 1]) : end;
+    const value = text2.slice(close + 3, valueEnd).trimEnd();
+    if (close === -1 || /["\\\n]/.test(key) || !value.startsWith("{") || !value.endsWith("}"))
+      return wholeFile();
+    members.push([key, unreadManifest(value)]);
+  }
+  return members;
+}
+function unreadManifest(text2) {
+  let parsed;
+  const escaped = text2.includes("\\u");
+  return {
+    read: () => {
+      if (!parsed) {
+        parsed = JSON.parse(text2);
+        manifestsParsed++;
+      }
+      return parsed;
+    },
+    mayHold: (field2) => escaped || text2.includes(`"${field2}"`)
+  };
+}
+function readManifest(manifest) {
+  return { read: () => manifest, mayHold: () => true };
+}
+var builtins, unreadOf, manifestsParsed;
+var init_builtin = __esm({
+  "dist/capabilities/catalog/builtin.js"() {
+    "use strict";
+    init_package_files();
+    unreadOf = /* @__PURE__ */ new WeakMap();
+    manifestsParsed = 0;
+  }
+});
+
 // dist/capabilities/catalog/versions.js
 function loadVersionHistory() {
   cached ??= new VersionHistory(readPackageJson("data", "acl-versions.json"));
@@ -8575,16 +8648,18 @@ function commonMistakeCandidates(identifier) {
   }
   return [...candidates];
 }
-var Catalog, spelledManifests;
+var Catalog, Unread, spelledManifests;
 var init_catalog = __esm({
   "dist/capabilities/catalog/catalog.js"() {
     "use strict";
     init_identifier();
+    init_builtin();
     init_brand();
     init_did_you_mean();
     init_versions();
     init_types2();
     Catalog = class _Catalog {
+      /** Built-in manifests stay unread until a lookup names their key (see `read`). */
       manifests = /* @__PURE__ */ new Map();
       provenance = /* @__PURE__ */ new Map();
       identifierCache;
@@ -8606,10 +8681,17 @@ var init_catalog = __esm({
             }
           }
         }
-        for (const [key, manifest] of Object.entries(manifests)) {
-          this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
-          this.provenance.set(key, provenance);
-        }
+        const unread = provenance.origin === "builtin" ? unreadBuiltins(manifests) : void 0;
+        if (unread)
+          for (const [key, manifest] of unread) {
+            this.manifests.set(key, new Unread(manifest, [this.currentSpelling]));
+            this.provenance.set(key, provenance);
+          }
+        else
+          for (const [key, manifest] of Object.entries(manifests)) {
+            this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
+            this.provenance.set(key, provenance);
+          }
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8648,7 +8730,7 @@ var init_catalog = __esm({
           return this;
         this.currentSpelling = spelling;
         for (const [key, manifest] of this.manifests)
-          this.manifests.set(key, spelledManifest(key, manifest, spelling));
+          this.manifests.set(key, manifest instanceof Unread ? manifest.spelledAgain(spelling) : spelledManifest(key, manifest, spelling));
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8716,7 +8798,24 @@ var init_catalog = __esm({
         return this.manifests.has(key);
       }
       get(key) {
-        return this.manifests.get(key);
+        return this.read(key);
+      }
+      /** The manifest of `key`, read and spelled now when it was not yet. */
+      read(key) {
+        const manifest = this.manifests.get(key);
+        if (!(manifest instanceof Unread))
+          return manifest;
+        const spelled = manifest.spelled(key);
+        this.manifests.set(key, spelled);
+        return spelled;
+      }
+      /** Whether a permission of `key` may be limited to some platforms (a manifest not read yet answers from its text). */
+      mayLimitPlatforms(key) {
+        const manifest = this.manifests.get(key);
+        if (manifest instanceof Unread && !manifest.source.mayHold("platforms"))
+          return false;
+        const permissions = this.read(key)?.permissions ?? {};
+        return Object.values(permissions).some((permission) => permission.platforms !== void 0);
       }
       provenanceOf(key) {
         return this.provenance.get(key);
@@ -8733,7 +8832,7 @@ var init_catalog = __esm({
       }
       /** Top-level lookup order of a capability entry: default, then set, then permission (\u00a73.2). */
       lookupTopLevel(key, base) {
-        const manifest = this.manifests.get(key);
+        const manifest = this.read(key);
         if (!manifest)
           return void 0;
         base = spellName(key, base, this.currentSpelling);
@@ -8759,7 +8858,7 @@ var init_catalog = __esm({
         return this.identifierCache;
       }
       identifiersOf(key) {
-        const manifest = this.manifests.get(key);
+        const manifest = this.read(key);
         if (!manifest)
           return [];
         const prefix2 = key === APP_KEY ? "" : `${key}:`;
@@ -8809,6 +8908,23 @@ var init_catalog = __esm({
         for (const candidate of nearest(normalized, pool, max))
           push2(candidate);
         return out.slice(0, max);
+      }
+    };
+    Unread = class _Unread {
+      source;
+      spellings;
+      constructor(source, spellings) {
+        this.source = source;
+        this.spellings = spellings;
+      }
+      spelledAgain(spelling) {
+        return new _Unread(this.source, [...this.spellings, spelling]);
+      }
+      spelled(key) {
+        let manifest = this.source.read();
+        for (const spelling of this.spellings)
+          manifest = spelledManifest(key, manifest, spelling);
+        return manifest;
       }
     };
     spelledManifests = /* @__PURE__ */ new WeakMap();
@@ -8954,7 +9070,7 @@ var init_expand = __esm({
         try {
           this.walks = 0;
           const count = this.countLeaves(parts.key, manifest, setName, set);
-          if (count > this.bounds.leaves)
+          if (count > MAX_LEAVES_PER_ENTRY && count > this.bounds.leaves)
             return refused({ kind: "leaves", count, limit: this.bounds.leaves });
           expansion = this.expandSet(parts.key, manifest, setName, set);
         } catch (error) {
@@ -8997,7 +9113,7 @@ var init_expand = __esm({
       checkWalk(depth) {
         if (depth >= MAX_SET_DEPTH)
           throw new WalkRefused({ kind: "depth", limit: MAX_SET_DEPTH });
-        if (++this.walks > this.bounds.walks)
+        if (++this.walks > MAX_SET_WALKS_PER_ENTRY && this.walks > this.bounds.walks)
           throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
       }
       /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
@@ -14567,6 +14683,8 @@ function valueAt(root2, path46) {
   return current;
 }
 function loneSurrogateEscape(text2) {
+  if (text2.indexOf("\\u") === -1)
+    return -1;
   const escape3 = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
   for (let match2 = escape3.exec(text2); match2; match2 = escape3.exec(text2)) {
     let backslashes = 0;
@@ -19225,20 +19343,6 @@ var init_manifest_compare = __esm({
   }
 });
 
-// dist/capabilities/catalog/builtin.js
-function loadBuiltinManifests() {
-  const read = (name) => readPackageJson("data", name);
-  builtins ??= { ...read("core-acl-manifest.json"), ...read("plugins-acl-manifest.json") };
-  return Promise.resolve(builtins);
-}
-var builtins;
-var init_builtin = __esm({
-  "dist/capabilities/catalog/builtin.js"() {
-    "use strict";
-    init_package_files();
-  }
-});
-
 // dist/capabilities/model/limits.js
 function limitCapability(capability, budget) {
   const problems2 = [];
@@ -23599,7 +23703,7 @@ function followBuildCommands(root2, build2, maxBytes) {
   const scriptsOf = (dir) => {
     let scripts = scriptsMemo.get(dir);
     if (scripts === void 0) {
-      const manifest = readManifest(dir, maxBytes);
+      const manifest = readManifest2(dir, maxBytes);
       scripts = manifest && isPlainObject(manifest.scripts) ? manifest.scripts : {};
       scriptsMemo.set(dir, scripts);
     }
@@ -23754,7 +23858,7 @@ function workspacePackages(root2, maxBytes) {
         patterns.push(item[1]);
     }
   } else {
-    const manifest = readManifest(root2, maxBytes);
+    const manifest = readManifest2(root2, maxBytes);
     const workspaces = manifest?.workspaces;
     const list = Array.isArray(workspaces) ? workspaces : isPlainObject(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
     for (const item of list)
@@ -23780,14 +23884,14 @@ function workspacePackages(root2, maxBytes) {
     for (const folder of folders.slice(0, MAX_PACKAGES)) {
       if (packages.size >= MAX_PACKAGES)
         return packages;
-      const name = readManifest(folder, maxBytes)?.name;
+      const name = readManifest2(folder, maxBytes)?.name;
       if (typeof name === "string" && !packages.has(name))
         packages.set(name, folder);
     }
   }
   return packages;
 }
-function readManifest(dir, maxBytes) {
+function readManifest2(dir, maxBytes) {
   const manifest = readTextFile(import_node_path15.default.join(dir, "package.json"), maxBytes);
   if (!manifest.ok)
     return void 0;
@@ -25675,12 +25779,9 @@ function resolvePlatformGroups(project, platforms = TARGETS) {
 function isPlatformIndependent(project) {
   if (project.capabilities.some((capability) => capability.platforms !== void 0 || capability.configPlatforms !== void 0))
     return false;
-  for (const key of project.catalog.keys()) {
-    const manifest = project.catalog.get(key);
-    for (const permission of Object.values(manifest.permissions))
-      if (permission.platforms !== void 0)
-        return false;
-  }
+  for (const key of project.catalog.keys())
+    if (project.catalog.mayLimitPlatforms(key))
+      return false;
   return true;
 }
 function fingerprint(model) {
@@ -35767,16 +35868,30 @@ var init_terminal_text = __esm({
     workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
-      target;
+      given;
       closed = false;
       guard = new WorkflowCommandGuard();
-      constructor(target) {
-        this.target = target;
+      made;
+      /**
+       * `target` given as a function is asked for on first use: Node makes `process.stdout` and
+       * `process.stderr` when they are first read (on a pipe, with the net streams behind them: 6 M
+       * instructions each), and a run that writes nothing to one of them need not make it.
+       */
+      constructor(given) {
+        this.given = given;
+        if (typeof given !== "function")
+          this.made = this.guarded(given);
+      }
+      guarded(target) {
         target.on?.("error", (error) => {
           if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED")
             throw error;
           this.closed = true;
         });
+        return target;
+      }
+      get target() {
+        return this.made ??= this.guarded(this.given());
       }
       get isTTY() {
         return this.target.isTTY;
@@ -35799,6 +35914,8 @@ var init_terminal_text = __esm({
       write(chunk) {
         if (this.closed)
           return false;
+        if (chunk === "")
+          return true;
         try {
           return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
@@ -36021,13 +36138,14 @@ function rulesToStart(rules, settings) {
     ...runnable.filter((rule) => rule.runsLast)
   ];
 }
-var RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
+var NO_FINDINGS, RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
     init_suppressions();
     init_wording();
+    NO_FINDINGS = Object.freeze([]);
     RuleRun = class {
       options;
       found = [];
@@ -36100,9 +36218,14 @@ var init_run_rules = __esm({
         const text2 = this.options.words?.(rule, finding);
         this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text2, fix));
       }
-      /** The findings taken since the last call (a recording hands them out line by line). */
+      /**
+       * The findings taken since the last call (a recording hands them out line by line, and nearly every
+       * line has none: those share one empty list instead of a new one each).
+       */
       take() {
         const found = this.found;
+        if (found.length === 0)
+          return NO_FINDINGS;
         this.found = [];
         return found;
       }
@@ -47640,13 +47763,6 @@ function jsoncParser3() {
   jsonc2 ??= (init_main(), __toCommonJS(main_exports));
   return jsonc2;
 }
-function parseLine(text2) {
-  try {
-    return { ok: true, value: JSON.parse(text2) };
-  } catch (error) {
-    return syntaxError2(text2, error);
-  }
-}
 function mayHaveInexactNumbers(text2) {
   return INEXACT_NUMBER.test(text2);
 }
@@ -47683,14 +47799,13 @@ function syntaxError2(text2, error) {
     const code = jsoncParser3().printParseErrorCode(first.error);
     const atEnd = first.offset >= text2.length || code === "UnexpectedEndOfString";
     return {
-      ok: false,
       message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`,
       offset: first.offset
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   const position2 = /position (\d+)/.exec(message);
-  return { ok: false, message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
+  return { message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
 }
 function locate(tree, path46, target) {
   const { node, depth } = deepestNode(tree, path46);
@@ -53541,6 +53656,19 @@ function checkServerLine(line, report2) {
     located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
 }
+function prepared(definition) {
+  let fields = PREPARED.get(definition);
+  if (!fields) {
+    const list = Object.entries(definition.fields);
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length
+    };
+    PREPARED.set(definition, fields);
+  }
+  return fields;
+}
 function knownType(type) {
   if (type !== lastType) {
     lastType = type;
@@ -53588,7 +53716,8 @@ function checkServerEvent(event, at, report2) {
     });
     return void 0;
   }
-  checkFields(event, known.definition, known.type, at, report2, true);
+  if (!isClean(event, known.fields ??= prepared(known.definition), known.type, at, true))
+    reportFields(event, known.definition, known.type, at, report2, true);
   return { type: known.type, event, at };
 }
 function checkClientLine(line, report2) {
@@ -53608,19 +53737,6 @@ function checkClientLine(line, report2) {
     path: ["type"],
     target: "value"
   });
-}
-function prepared(definition) {
-  let fields = PREPARED.get(definition);
-  if (!fields) {
-    const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length
-    };
-    PREPARED.set(definition, fields);
-  }
-  return fields;
 }
 function checkFields(object, definition, name, at, report2, hasType2 = false) {
   const fields = prepared(definition);
@@ -53805,7 +53921,7 @@ function expected(def) {
       return "a JSON value";
   }
 }
-var hasOwn, AT_TOP, IN_ENVELOPE, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, PREPARED, flawed, noteFlaw, HINTS4;
+var hasOwn, AT_TOP, IN_ENVELOPE, PREPARED, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, flawed, noteFlaw, HINTS4;
 var init_check_fields = __esm({
   "dist/events/check-fields.js"() {
     "use strict";
@@ -53816,13 +53932,13 @@ var init_check_fields = __esm({
     hasOwn = Object.prototype.hasOwnProperty;
     AT_TOP = [];
     IN_ENVELOPE = ["event"];
+    PREPARED = /* @__PURE__ */ new Map();
     INTEGER_KINDS = /* @__PURE__ */ new Set(["int", "nullableInt", "tokens"]);
     KNOWN_TYPES = new Map(SERVER_EVENT_TYPES.map((type) => {
       const definition = SERVER_EVENTS[type];
       const hasIntegers = Object.values(definition.fields).some((field2) => INTEGER_KINDS.has(field2.kind));
       return [type, { type, definition, hasIntegers }];
     }));
-    PREPARED = /* @__PURE__ */ new Map();
     flawed = false;
     noteFlaw = () => {
       flawed = true;
@@ -54231,23 +54347,26 @@ function createLineValidator(options) {
       count("(invalid)");
       return;
     }
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
+    let parsed;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
       count("(invalid)");
+      const problem = syntaxError2(line, error);
       const report2 = {
         ruleId: "event-json",
         messageId: "invalidJson",
-        data: { problem: parsed.message }
+        data: { problem: problem.message }
       };
-      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
+      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, problem.offset + 1, problem.offset + 2);
       return;
     }
-    if (!isObject2(parsed.value)) {
+    if (!isObject2(parsed)) {
       count("(invalid)");
-      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
+      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
       return;
     }
-    let value = parsed.value;
+    let value = parsed;
     summary.events++;
     checkWriting(line, value);
     if (options.client) {
@@ -54271,7 +54390,7 @@ function createLineValidator(options) {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
       lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate2, 6);
-    if (propertiesWritten(line) === membersKept(value))
+    if (!mayRepeatMembers(line, value))
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
@@ -54330,27 +54449,35 @@ function jsonKind(value) {
     return "a JSON boolean";
   return "a JSON number";
 }
+function mayRepeatMembers(line, value) {
+  const kept = membersKept(value);
+  let colons = 0;
+  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
+    if (++colons > kept)
+      return propertiesWritten(line) !== kept;
+  return false;
+}
 function membersKept(value) {
   let count = 0;
-  const pending = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next !== "object")
-      continue;
+  let pending;
+  let next = value;
+  for (; ; ) {
     if (Array.isArray(next)) {
       for (const item of next)
         if (item !== null && typeof item === "object")
-          pending.push(item);
-      continue;
+          (pending ??= []).push(item);
+    } else if (next !== null && typeof next === "object") {
+      for (const key in next) {
+        count++;
+        const item = next[key];
+        if (item !== null && typeof item === "object")
+          (pending ??= []).push(item);
+      }
     }
-    for (const key in next) {
-      count++;
-      const item = next[key];
-      if (item !== null && typeof item === "object")
-        pending.push(item);
-    }
+    if (pending === void 0 || pending.length === 0)
+      return count;
+    next = pending.pop();
   }
-  return count;
 }
 function hasOwnType(value) {
   return Object.prototype.hasOwnProperty.call(value, "type");
@@ -54404,10 +54531,10 @@ async function checkRecording(stream, file, absolutePath, options) {
     settings: { severityFor: (ruleId) => options.severityFor(ruleId, absolutePath) }
   });
   const diagnostics = [];
-  const keep = (found, current) => {
-    if (found.length === 0)
+  const keep = (taken, current) => {
+    if (taken.length === 0)
       return;
-    found.sort(byPosition);
+    const found = [...taken].sort(byPosition);
     if (options.live)
       options.live(found, current);
     else
@@ -54502,7 +54629,7 @@ async function streamedReport(format3, write, context) {
     case "github": {
       const reporter = await loadReporter(format3);
       return {
-        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)),
+        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS2 }, context)),
         end: () => void 0
       };
     }
@@ -54544,7 +54671,7 @@ async function streamedReport(format3, write, context) {
           ...config !== void 0 ? { config } : {}
         }, context);
         return extendJson ? JSON.stringify({ ...JSON.parse(text2), ...extendJson }, null, 2) + "\n" : text2;
-      }, reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      }, reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
     }
     case "sarif": {
       const [reporter, { sarifResult: sarifResult2, sarifRuleIndex: sarifRuleIndex2 }] = await Promise.all([
@@ -54557,7 +54684,7 @@ async function streamedReport(format3, write, context) {
         summary,
         ...notes ? { notes } : {},
         ...config !== void 0 ? { config } : {}
-      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
     }
   }
 }
@@ -54584,13 +54711,13 @@ ${indent.slice(2)}` : "") + full.slice(cut(full)));
     }
   };
 }
-var NO_FINDINGS;
+var NO_FINDINGS2;
 var init_streamed = __esm({
   "dist/core/reporters/streamed.js"() {
     "use strict";
     init_terminal_text();
     init_reporters();
-    NO_FINDINGS = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
+    NO_FINDINGS2 = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
   }
 });
 
@@ -58596,7 +58723,10 @@ init_exit_codes();
 
 // dist/core/io.js
 function withStreams(io, streams) {
-  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), streams);
+  const descriptors = Object.getOwnPropertyDescriptors(io);
+  for (const name of Object.keys(streams))
+    delete descriptors[name];
+  return Object.defineProperties({}, { ...descriptors, ...Object.getOwnPropertyDescriptors(streams) });
 }
 
 // dist/cli/main.js
@@ -58819,8 +58949,9 @@ function invalidValue(option, flags, value, reason) {
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, {
-    stdout: new SafeOutput(givenOptions.stdout),
-    stderr: new SafeOutput(givenOptions.stderr)
+    // Asked for on first use: the bin's streams are made by Node when first read.
+    stdout: new SafeOutput(() => givenOptions.stdout),
+    stderr: new SafeOutput(() => givenOptions.stderr)
   });
   const { stderr } = options;
   let exitCode = 0;
