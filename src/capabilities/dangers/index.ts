@@ -4,6 +4,7 @@
  */
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
+import { entryIsAt } from "../model/capability.js";
 import type {
   EntryProvenance,
   ModelToJudge,
@@ -402,7 +403,7 @@ function findDangers(
           reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
       }
       // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
-      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path)))
+      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
         continue;
       const reached = effective.filter((g) => hits.has(g));
       const found: DangerousGrant = {

@@ -95,9 +95,14 @@ export class Resolution implements PlatformSource {
   /** Problems of every capability entry, each once, with the platforms it holds on. */
   readonly problems: ResolutionProblem[] = [];
   readonly models: ResolvedModel[];
-  private readonly grants: Grant[] = [];
-  /** The capability of each grant, as a packed list: commands walk thousands of grants and need only this. */
+  /**
+   * The grants (one per permission entry of an active capability) as parallel lists, not an object
+   * each: they live for the whole run, and most are never looked at one by one. Commands walk
+   * thousands of grants and need only their capabilities.
+   */
   private readonly grantCapabilities: number[] = [];
+  private readonly grantEntries: PermissionEntry[] = [];
+  private readonly grantExpansions: Expansion[] = [];
   /** Per platform bit, which capabilities can hold entries there (active, with a context), made on first use. */
   private readonly entryHolders: Uint8Array[] = [];
   /** Grant indices per expansion: the entries that name one identifier. */
@@ -133,27 +138,34 @@ export class Resolution implements PlatformSource {
       if (on === 0) continue;
       const index = capabilities.length;
       capabilities.push({ resolved: prepareCapability(capability, index), on });
-      this.firstGrant.push(this.grants.length);
-      const names = platformsOf(on, platforms);
-      for (const entry of capability.permissions) {
+      this.firstGrant.push(this.grantEntries.length);
+      let names: string[] | undefined;
+      // Indexed loops: this runs once, mostly before the optimiser compiles it, and a for-of step
+      // allocates there (an iterator per entry and a result per step).
+      const entries = capability.permissions;
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e]!;
         const expansion = expander.expandEntry(entry.identifier);
-        for (const problem of expansion.problems) {
+        const problems = expansion.problems;
+        for (let p = 0; p < problems.length; p++) {
           this.problems.push({
-            ...problem,
+            ...problems[p]!,
             capability: capability.identifier,
             file: capability.source.file,
             path: entry.path,
             identifier: entry.identifier,
-            platforms: names,
+            platforms: (names ??= platformsOf(on, platforms)),
           });
         }
         let users = this.grantsOf.get(expansion);
         if (!users) this.grantsOf.set(expansion, (users = []));
+        users.push(this.grantEntries.length);
         this.grantCapabilities.push(index);
-        users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
+        this.grantEntries.push(entry);
+        this.grantExpansions.push(expansion);
       }
     }
-    this.firstGrant.push(this.grants.length);
+    this.firstGrant.push(this.grantEntries.length);
     this.capabilities = capabilities;
     // Platforms on which every capability and every granted leaf permission is alike resolve alike:
     // they share one model's data (entries, global scope), and rules need to look at one of them.
@@ -261,22 +273,29 @@ export class Resolution implements PlatformSource {
     // merges the expansions' grants, which are each in order already.
     const keys: number[] = [];
     let count = 0;
+    // Indexed loops: a command can have thousands of grants, and a for-of step allocated a result
+    // object each (5.6 MB on bench row 2) where the optimiser had not removed it.
     for (let slot = 0; slot < slots; slot++) {
-      for (const grant of this.grantsOf.get(expansions[slot]!)!) {
+      const grants = this.grantsOf.get(expansions[slot]!)!;
+      const leaves = leavesOf[slot]!.length;
+      for (let g = 0; g < grants.length; g++) {
+        const grant = grants[g]!;
         if (!holders[this.grantCapabilities[grant]!]) continue;
         keys.push(grant * slots + slot);
-        count += leavesOf[slot]!.length;
+        count += leaves;
       }
     }
     const ordered = slots > 1 ? new Float64Array(keys).sort() : keys;
     const found: GrantLeaves = { grants: new Int32Array(count), leaves: new Int32Array(count) };
     let n = 0;
-    for (const key of ordered) {
+    for (let k = 0; k < ordered.length; k++) {
+      const key = ordered[k]!;
       const slot = key % slots;
       const grant = (key - slot) / slots;
-      for (const leaf of leavesOf[slot]!) {
+      const leaves = leavesOf[slot]!;
+      for (let l = 0; l < leaves.length; l++) {
         found.grants[n] = grant;
-        found.leaves[n++] = leaf;
+        found.leaves[n++] = leaves[l]!;
       }
     }
     return found;
@@ -325,7 +344,11 @@ export class Resolution implements PlatformSource {
   }
 
   grant(index: number): Grant {
-    return this.grants[index]!;
+    return {
+      capability: this.grantCapabilities[index]!,
+      entry: this.grantEntries[index]!,
+      expansion: this.grantExpansions[index]!,
+    };
   }
 
   private readonly commandPatterns = new Map<string, number[]>();
@@ -343,7 +366,7 @@ export class Resolution implements PlatformSource {
         for (const site of this.commandSites()[side].get(command) ?? []) {
           const leafBits = this.leafOn(site.expansion.leaves[site.leaf]!);
           for (const grant of this.grantsOf.get(site.expansion)!)
-            masks.add(this.capabilities[this.grants[grant]!.capability]!.on & leafBits);
+            masks.add(this.capabilities[this.grantCapabilities[grant]!]!.on & leafBits);
         }
       }
       pattern = this.bitPatterns(masks);
@@ -356,10 +379,12 @@ export class Resolution implements PlatformSource {
   sameGlobalScope(key: string, platformA: string, platformB: string): boolean {
     if (!this.globalPatterns) {
       const masksByKey = new Map<string, Set<number>>();
-      for (const grant of this.grants) {
-        const on = this.capabilities[grant.capability]!.on;
-        for (const leafIndex of grant.expansion.scopeOnly) {
-          const leaf = grant.expansion.leaves[leafIndex]!;
+      for (let grant = 0; grant < this.grantExpansions.length; grant++) {
+        const expansion = this.grantExpansions[grant]!;
+        if (expansion.scopeOnly.length === 0) continue;
+        const on = this.capabilities[this.grantCapabilities[grant]!]!.on;
+        for (const leafIndex of expansion.scopeOnly) {
+          const leaf = expansion.leaves[leafIndex]!;
           let masks = masksByKey.get(leaf.key);
           if (!masks) masksByKey.set(leaf.key, (masks = new Set()));
           masks.add(on & this.leafOn(leaf));
@@ -405,7 +430,7 @@ export class Resolution implements PlatformSource {
       g < this.firstGrant[capabilityIndex + 1]!;
       g++
     ) {
-      const expansion = this.grants[g]!.expansion;
+      const expansion = this.grantExpansions[g]!;
       let perBit = this.allowedByExpansion.get(expansion);
       if (!perBit) this.allowedByExpansion.set(expansion, (perBit = []));
       let list = perBit[bit];
@@ -429,13 +454,13 @@ export class Resolution implements PlatformSource {
     if (!perLeaf) this.shared.set(grantIndex, (perLeaf = []));
     let shared = perLeaf[leafIndex];
     if (!shared) {
-      const grant = this.grants[grantIndex]!;
-      const leaf = grant.expansion.leaves[leafIndex]!;
-      const lists = scopeLists(grant.entry, leaf);
+      const entry = this.grantEntries[grantIndex]!;
+      const leaf = this.grantExpansions[grantIndex]!.leaves[leafIndex]!;
+      const lists = scopeLists(entry, leaf);
       shared = perLeaf[leafIndex] = {
         provenance: provenanceOf(
-          this.capabilities[grant.capability]!.resolved.capability,
-          grant.entry,
+          this.capabilities[this.grantCapabilities[grantIndex]!]!.resolved.capability,
+          entry,
           leaf,
         ),
         scope:
@@ -448,14 +473,15 @@ export class Resolution implements PlatformSource {
   /** The global scope contributions on one platform: command-less leaves, in the host's order. */
   globalScopeOn(bit: number): Map<string, GlobalScope> {
     const scopes = new Map<string, GlobalScope>();
-    this.grants.forEach((grant, grantIndex) => {
+    for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+      const expansion = this.grantExpansions[grantIndex]!;
       if (
-        grant.expansion.scopeOnly.length === 0 ||
-        !(this.capabilities[grant.capability]!.on & (1 << bit))
+        expansion.scopeOnly.length === 0 ||
+        !(this.capabilities[this.grantCapabilities[grantIndex]!]!.on & (1 << bit))
       )
-        return;
-      for (const leafIndex of grant.expansion.scopeOnly) {
-        const leaf = grant.expansion.leaves[leafIndex]!;
+        continue;
+      for (const leafIndex of expansion.scopeOnly) {
+        const leaf = expansion.leaves[leafIndex]!;
         if (!(this.leafOn(leaf) & (1 << bit))) continue;
         const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
         const scope: ScopeLists = lists ?? { allow: [], deny: [] };
@@ -465,7 +491,7 @@ export class Resolution implements PlatformSource {
         for (const value of scope.deny) global.deny.push(value);
         global.contributions.push({ key: leaf.key, scope, provenance });
       }
-    });
+    }
     return scopes;
   }
 

@@ -6,6 +6,7 @@ import type {
   ListField,
   ModelItem,
   PermissionEntry,
+  ScopeValue,
   UnknownField,
   WrittenCapability,
 } from "./types.js";
@@ -119,16 +120,19 @@ function stringItems(value: unknown, path: JsonPath): ModelItem[] {
 
 function unknownFields(
   object: Record<string, unknown>,
-  path: JsonPath,
+  at: JsonPath | { readonly path: JsonPath },
   known: readonly string[],
   kind: UnknownField["object"],
 ): UnknownField[] {
   const keys = Object.keys(object);
+  let unknownKeys: string[] | undefined;
+  for (const key of keys) if (!known.includes(key)) (unknownKeys ??= []).push(key);
+  // Most objects have none: no set and no path is made for them.
+  if (unknownKeys === undefined) return [];
+  const path = "path" in at ? at.path : at;
   // One set for all of them: a did-you-mean asks it for each known field (an array made 32,000 unknown keys quadratic).
   const siblings: ReadonlySet<string> = new Set(keys);
-  return keys
-    .filter((key) => !known.includes(key))
-    .map((key) => ({ key, path: [...path, key], object: kind, siblings }));
+  return unknownKeys.map((key) => ({ key, path: [...path, key], object: kind, siblings }));
 }
 
 /** Keys of a wrapped file's top-level object (`{"capabilities": [...]}`) that the format does not define. */
@@ -148,24 +152,63 @@ export function unknownFileFields(
  * do (TOML documents can only locate strings and keys, so an inline table would point at `permissions`).
  */
 export function entryPath(capability: Capability, path: JsonPath): JsonPath {
-  const entry = capability.permissions.find((e) => samePath(e.path, path));
+  const entry = capability.permissions.find((e) => entryIsAt(e, path));
   return entry?.extended ? [...path, "identifier"] : path;
 }
 
-function toEntries(value: unknown, base: JsonPath, unknown: UnknownField[]): PermissionEntry[] {
+function toEntries(value: unknown, list: JsonPath, unknown: UnknownField[]): PermissionEntry[] {
   if (!Array.isArray(value)) return [];
   const entries: PermissionEntry[] = [];
-  value.forEach((item, index) => {
-    const path = [...base, index];
-    if (typeof item === "string") entries.push({ identifier: item, extended: false, path });
+  // An indexed loop: this runs once per capability, mostly before the optimiser compiles it, and a
+  // `forEach` callback or a for-of step allocates there.
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (typeof item === "string") entries.push(new ListedEntry(item, false, list, index));
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry: PermissionEntry = { identifier: item.identifier, extended: true, path };
-      for (const field of unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry"))
+      const entry = new ListedEntry(item.identifier, true, list, index);
+      for (const field of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field);
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
-  });
+  }
   return entries;
+}
+
+/**
+ * A permission entry as a capability file lists it. Its path is made on first use (a finding, a fix,
+ * a query's line), from its list's path, which every entry of the capability shares, and its index:
+ * only findings need a path, and an array per entry, kept for the whole run, was most of the model's
+ * memory and of the garbage collector's copying on an app of 66,660 entries.
+ */
+class ListedEntry implements PermissionEntry {
+  declare allow?: ScopeValue[] | null;
+  declare deny?: ScopeValue[] | null;
+  private madePath: JsonPath | undefined = undefined;
+
+  constructor(
+    readonly identifier: string,
+    readonly extended: boolean,
+    /** The path of the `permissions` list that holds it. */
+    private readonly list: JsonPath,
+    private readonly index: number,
+  ) {}
+
+  get path(): JsonPath {
+    return (this.madePath ??= [...this.list, this.index]);
+  }
+
+  /** Whether `path` is this entry's, without making its path. */
+  isAt(path: JsonPath): boolean {
+    const list = this.list;
+    if (path.length !== list.length + 1 || path[list.length] !== this.index) return false;
+    for (let i = 0; i < list.length; i++) if (path[i] !== list[i]) return false;
+    return true;
+  }
+}
+
+/** Whether `path` is the entry's place in its file: for entries of the model, without making the entry's path. */
+export function entryIsAt(entry: PermissionEntry, path: JsonPath): boolean {
+  return entry instanceof ListedEntry ? entry.isAt(path) : samePath(entry.path, path);
 }

@@ -44,6 +44,7 @@ export interface ParseFailure {
 export class SourceDocument {
   readonly lines: LineIndex;
   private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
+  private jsonArrays: Map<JsonNode, ItemSpan[]> | undefined;
   private tomlKeys: TomlKeyIndex | undefined;
   private constructor(
     /** Absolute path. */
@@ -287,14 +288,20 @@ export class SourceDocument {
       : this.jsonArrayItems(arrayPath);
   }
 
+  /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
   private jsonArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
     const tree = this.tree;
     const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
     if (array === NO_NODE || tree!.kind(array) !== "array") return undefined;
-    const items: ItemSpan[] = [];
-    for (let i = 0; i < tree!.childCount(array); i++) {
-      const child = tree!.child(array, i);
-      items.push({ offset: tree!.offset(child), end: tree!.offset(child) + tree!.length(child) });
+    this.jsonArrays ??= new Map();
+    let items = this.jsonArrays.get(array);
+    if (!items) {
+      items = [];
+      for (let i = 0; i < tree!.childCount(array); i++) {
+        const child = tree!.child(array, i);
+        items.push({ offset: tree!.offset(child), end: tree!.offset(child) + tree!.length(child) });
+      }
+      this.jsonArrays.set(array, items);
     }
     return items;
   }

@@ -1,4 +1,4 @@
-import { samePath } from "../../../core/location.js";
+import { entryIsAt } from "../../model/capability.js";
 import type { ResolvedCommand, ResolvedModel } from "../../engine/index.js";
 import type { Capability, ModelItem, PermissionEntry } from "../../model/types.js";
 
@@ -8,7 +8,7 @@ export function entryOf(
   command: ResolvedCommand,
 ): { capability: Capability; entry: PermissionEntry } | undefined {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
-  const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
+  const entry = capability?.permissions.find((e) => entryIsAt(e, command.provenance.path));
   return capability && entry ? { capability, entry } : undefined;
 }
 
