@@ -4,7 +4,7 @@
  * command on first use (`LazyEntries`), so a check that looks at a few commands never builds the rest.
  */
 import type { Catalog } from "../catalog/catalog.js";
-import type { Capability, PermissionEntry } from "../model/types.js";
+import type { Capability } from "../model/types.js";
 import type { Expansion } from "./expand.js";
 import { work } from "./work.js";
 import type {
@@ -17,14 +17,6 @@ import type {
   ResolvedModel,
   ScopeLists,
 } from "./model.js";
-
-/** One permission entry of a capability active on some platform, with what its identifier expands to. */
-export interface Grant {
-  /** Index into `Resolution.capabilities`. */
-  capability: number;
-  entry: PermissionEntry;
-  expansion: Expansion;
-}
 
 /** A command's grants as parallel lists: grant `grants[i]` has it through its leaf `leaves[i]`. */
 export interface GrantLeaves {
@@ -45,7 +37,8 @@ export interface PlatformSource {
   grantsOfCommand(side: "allow" | "deny", command: string, bit: number): GrantLeaves;
   capabilityOfGrant(index: number): number;
   grantRange(capabilityIndex: number): [number, number];
-  grant(index: number): Grant;
+  /** What the identifier of grant `index` (one permission entry of an active capability) expands to. */
+  grantExpansion(index: number): Expansion;
   sharedOf(
     grantIndex: number,
     leafIndex: number,
@@ -175,9 +168,9 @@ export class ModelCore {
     for (let i = from; i < to; i++) {
       const grantIndex = found.grants[i]!;
       const leafIndex = found.leaves[i]!;
-      const grant = this.resolution.grant(grantIndex);
-      const leaf = grant.expansion.leaves[leafIndex]!;
-      const capability = this.capabilities[this.localIndex[grant.capability]!]!;
+      const leaf = this.resolution.grantExpansion(grantIndex).leaves[leafIndex]!;
+      const capability =
+        this.capabilities[this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]!]!;
       const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
       for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
         entries.push({

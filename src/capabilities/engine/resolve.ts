@@ -37,7 +37,6 @@ import {
 import {
   ModelCore,
   PlatformModel,
-  type Grant,
   type GrantLeaves,
   type PlatformSource,
 } from "./platform-model.js";
@@ -343,12 +342,8 @@ export class Resolution implements PlatformSource {
     return [...seen];
   }
 
-  grant(index: number): Grant {
-    return {
-      capability: this.grantCapabilities[index]!,
-      entry: this.grantEntries[index]!,
-      expansion: this.grantExpansions[index]!,
-    };
+  grantExpansion(index: number): Expansion {
+    return this.grantExpansions[index]!;
   }
 
   private readonly commandPatterns = new Map<string, number[]>();
