@@ -4187,10 +4187,17 @@ function stringItems(value, path46) {
   });
   return items;
 }
-function unknownFields(object, path46, known, kind) {
+function unknownFields(object, at, known, kind) {
   const keys = Object.keys(object);
+  let unknownKeys;
+  for (const key of keys)
+    if (!known.includes(key))
+      (unknownKeys ??= []).push(key);
+  if (unknownKeys === void 0)
+    return [];
+  const path46 = "path" in at ? at.path : at;
   const siblings = new Set(keys);
-  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
+  return unknownKeys.map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -4200,20 +4207,20 @@ function unknownFileFields(value) {
   return keys.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
 function entryPath(capability, path46) {
-  const entry = capability.permissions.find((e) => samePath(e.path, path46));
+  const entry = capability.permissions.find((e) => entryIsAt(e, path46));
   return entry?.extended ? [...path46, "identifier"] : path46;
 }
-function toEntries(value, base, unknown) {
+function toEntries(value, list, unknown) {
   if (!Array.isArray(value))
     return [];
   const entries = [];
-  value.forEach((item, index) => {
-    const path46 = [...base, index];
+  for (let index = 0; index < value.length; index++) {
+    const item = value[index];
     if (typeof item === "string")
-      entries.push({ identifier: item, extended: false, path: path46 });
+      entries.push(new ListedEntry(item, false, list, index));
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry = { identifier: item.identifier, extended: true, path: path46 };
-      for (const field2 of unknownFields(item, path46, PERMISSION_ENTRY_FIELDS, "permission entry"))
+      const entry = new ListedEntry(item.identifier, true, list, index);
+      for (const field2 of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
       if ("allow" in item)
         entry.allow = Array.isArray(item.allow) ? item.allow : null;
@@ -4221,10 +4228,13 @@ function toEntries(value, base, unknown) {
         entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
-  });
+  }
   return entries;
 }
-var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD;
+function entryIsAt(entry, path46) {
+  return entry instanceof ListedEntry ? entry.isAt(path46) : samePath(entry.path, path46);
+}
+var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, ListedEntry;
 var init_capability = __esm({
   "dist/capabilities/model/capability.js"() {
     "use strict";
@@ -4244,13 +4254,39 @@ var init_capability = __esm({
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
     SUPPRESSION_FIELD = "caplint-disable";
+    ListedEntry = class {
+      identifier;
+      extended;
+      list;
+      index;
+      madePath = void 0;
+      constructor(identifier, extended, list, index) {
+        this.identifier = identifier;
+        this.extended = extended;
+        this.list = list;
+        this.index = index;
+      }
+      get path() {
+        return this.madePath ??= [...this.list, this.index];
+      }
+      /** Whether `path` is this entry's, without making its path. */
+      isAt(path46) {
+        const list = this.list;
+        if (path46.length !== list.length + 1 || path46[list.length] !== this.index)
+          return false;
+        for (let i = 0; i < list.length; i++)
+          if (path46[i] !== list[i])
+            return false;
+        return true;
+      }
+    };
   }
 });
 
 // dist/capabilities/rules/support/engine-helpers.js
 function entryOf(model, command) {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
-  const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
+  const entry = capability?.permissions.find((e) => entryIsAt(e, command.provenance.path));
   return capability && entry ? { capability, entry } : void 0;
 }
 function describeTargets(capability) {
@@ -4265,7 +4301,7 @@ function describeTargets(capability) {
 var init_engine_helpers = __esm({
   "dist/capabilities/rules/support/engine-helpers.js"() {
     "use strict";
-    init_location();
+    init_capability();
   }
 });
 
@@ -7602,7 +7638,7 @@ function findDangers(model, tools2, skip, earlier = []) {
         if (lent)
           reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
       }
-      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path)))
+      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
         continue;
       const reached = effective.filter((g) => hits.has(g));
       const found = {
@@ -7829,6 +7865,7 @@ var init_dangers = __esm({
     "use strict";
     init_location();
     init_json();
+    init_capability();
     init_normalize();
     init_work();
     init_glob();
@@ -9321,9 +9358,8 @@ var init_platform_model = __esm({
         for (let i = from; i < to; i++) {
           const grantIndex = found.grants[i];
           const leafIndex = found.leaves[i];
-          const grant = this.resolution.grant(grantIndex);
-          const leaf = grant.expansion.leaves[leafIndex];
-          const capability = this.capabilities[this.localIndex[grant.capability]];
+          const leaf = this.resolution.grantExpansion(grantIndex).leaves[leafIndex];
+          const capability = this.capabilities[this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]];
           const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
           for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
             entries.push({
@@ -9528,9 +9564,14 @@ var init_resolve = __esm({
       /** Problems of every capability entry, each once, with the platforms it holds on. */
       problems = [];
       models;
-      grants = [];
-      /** The capability of each grant, as a packed list: commands walk thousands of grants and need only this. */
+      /**
+       * The grants (one per permission entry of an active capability) as parallel lists, not an object
+       * each: they live for the whole run, and most are never looked at one by one. Commands walk
+       * thousands of grants and need only their capabilities.
+       */
       grantCapabilities = [];
+      grantEntries = [];
+      grantExpansions = [];
       /** Per platform bit, which capabilities can hold entries there (active, with a context), made on first use. */
       entryHolders = [];
       /** Grant indices per expansion: the entries that name one identifier. */
@@ -9558,28 +9599,33 @@ var init_resolve = __esm({
             continue;
           const index = capabilities.length;
           capabilities.push({ resolved: prepareCapability(capability, index), on });
-          this.firstGrant.push(this.grants.length);
-          const names = platformsOf(on, platforms);
-          for (const entry of capability.permissions) {
+          this.firstGrant.push(this.grantEntries.length);
+          let names;
+          const entries = capability.permissions;
+          for (let e = 0; e < entries.length; e++) {
+            const entry = entries[e];
             const expansion = expander.expandEntry(entry.identifier);
-            for (const problem of expansion.problems) {
+            const problems2 = expansion.problems;
+            for (let p = 0; p < problems2.length; p++) {
               this.problems.push({
-                ...problem,
+                ...problems2[p],
                 capability: capability.identifier,
                 file: capability.source.file,
                 path: entry.path,
                 identifier: entry.identifier,
-                platforms: names
+                platforms: names ??= platformsOf(on, platforms)
               });
             }
             let users = this.grantsOf.get(expansion);
             if (!users)
               this.grantsOf.set(expansion, users = []);
+            users.push(this.grantEntries.length);
             this.grantCapabilities.push(index);
-            users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
+            this.grantEntries.push(entry);
+            this.grantExpansions.push(expansion);
           }
         }
-        this.firstGrant.push(this.grants.length);
+        this.firstGrant.push(this.grantEntries.length);
         this.capabilities = capabilities;
         const signatures = platforms.map((_2, bit) => this.signatureOf(bit));
         const cores = [];
@@ -9676,22 +9722,27 @@ var init_resolve = __esm({
         const keys = [];
         let count = 0;
         for (let slot = 0; slot < slots; slot++) {
-          for (const grant of this.grantsOf.get(expansions[slot])) {
+          const grants = this.grantsOf.get(expansions[slot]);
+          const leaves = leavesOf[slot].length;
+          for (let g = 0; g < grants.length; g++) {
+            const grant = grants[g];
             if (!holders[this.grantCapabilities[grant]])
               continue;
             keys.push(grant * slots + slot);
-            count += leavesOf[slot].length;
+            count += leaves;
           }
         }
         const ordered = slots > 1 ? new Float64Array(keys).sort() : keys;
         const found = { grants: new Int32Array(count), leaves: new Int32Array(count) };
         let n = 0;
-        for (const key of ordered) {
+        for (let k = 0; k < ordered.length; k++) {
+          const key = ordered[k];
           const slot = key % slots;
           const grant = (key - slot) / slots;
-          for (const leaf of leavesOf[slot]) {
+          const leaves = leavesOf[slot];
+          for (let l = 0; l < leaves.length; l++) {
             found.grants[n] = grant;
-            found.leaves[n++] = leaf;
+            found.leaves[n++] = leaves[l];
           }
         }
         return found;
@@ -9732,8 +9783,8 @@ var init_resolve = __esm({
         }
         return [...seen];
       }
-      grant(index) {
-        return this.grants[index];
+      grantExpansion(index) {
+        return this.grantExpansions[index];
       }
       commandPatterns = /* @__PURE__ */ new Map();
       globalPatterns;
@@ -9749,7 +9800,7 @@ var init_resolve = __esm({
             for (const site of this.commandSites()[side].get(command) ?? []) {
               const leafBits = this.leafOn(site.expansion.leaves[site.leaf]);
               for (const grant of this.grantsOf.get(site.expansion))
-                masks.add(this.capabilities[this.grants[grant].capability].on & leafBits);
+                masks.add(this.capabilities[this.grantCapabilities[grant]].on & leafBits);
             }
           }
           pattern = this.bitPatterns(masks);
@@ -9761,10 +9812,13 @@ var init_resolve = __esm({
       sameGlobalScope(key, platformA, platformB) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
-          for (const grant of this.grants) {
-            const on = this.capabilities[grant.capability].on;
-            for (const leafIndex of grant.expansion.scopeOnly) {
-              const leaf = grant.expansion.leaves[leafIndex];
+          for (let grant = 0; grant < this.grantExpansions.length; grant++) {
+            const expansion = this.grantExpansions[grant];
+            if (expansion.scopeOnly.length === 0)
+              continue;
+            const on = this.capabilities[this.grantCapabilities[grant]].on;
+            for (const leafIndex of expansion.scopeOnly) {
+              const leaf = expansion.leaves[leafIndex];
               let masks = masksByKey.get(leaf.key);
               if (!masks)
                 masksByKey.set(leaf.key, masks = /* @__PURE__ */ new Set());
@@ -9802,7 +9856,7 @@ var init_resolve = __esm({
       allowedCommandLists(capabilityIndex, bit) {
         const lists = [];
         for (let g = this.firstGrant[capabilityIndex]; g < this.firstGrant[capabilityIndex + 1]; g++) {
-          const expansion = this.grants[g].expansion;
+          const expansion = this.grantExpansions[g];
           let perBit = this.allowedByExpansion.get(expansion);
           if (!perBit)
             this.allowedByExpansion.set(expansion, perBit = []);
@@ -9825,11 +9879,11 @@ var init_resolve = __esm({
           this.shared.set(grantIndex, perLeaf = []);
         let shared = perLeaf[leafIndex];
         if (!shared) {
-          const grant = this.grants[grantIndex];
-          const leaf = grant.expansion.leaves[leafIndex];
-          const lists = scopeLists(grant.entry, leaf);
+          const entry = this.grantEntries[grantIndex];
+          const leaf = this.grantExpansions[grantIndex].leaves[leafIndex];
+          const lists = scopeLists(entry, leaf);
           shared = perLeaf[leafIndex] = {
-            provenance: provenanceOf(this.capabilities[grant.capability].resolved.capability, grant.entry, leaf),
+            provenance: provenanceOf(this.capabilities[this.grantCapabilities[grantIndex]].resolved.capability, entry, leaf),
             scope: lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null
           };
         }
@@ -9838,11 +9892,12 @@ var init_resolve = __esm({
       /** The global scope contributions on one platform: command-less leaves, in the host's order. */
       globalScopeOn(bit) {
         const scopes = /* @__PURE__ */ new Map();
-        this.grants.forEach((grant, grantIndex) => {
-          if (grant.expansion.scopeOnly.length === 0 || !(this.capabilities[grant.capability].on & 1 << bit))
-            return;
-          for (const leafIndex of grant.expansion.scopeOnly) {
-            const leaf = grant.expansion.leaves[leafIndex];
+        for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+          const expansion = this.grantExpansions[grantIndex];
+          if (expansion.scopeOnly.length === 0 || !(this.capabilities[this.grantCapabilities[grantIndex]].on & 1 << bit))
+            continue;
+          for (const leafIndex of expansion.scopeOnly) {
+            const leaf = expansion.leaves[leafIndex];
             if (!(this.leafOn(leaf) & 1 << bit))
               continue;
             const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
@@ -9856,7 +9911,7 @@ var init_resolve = __esm({
               global.deny.push(value);
             global.contributions.push({ key: leaf.key, scope, provenance });
           }
-        });
+        }
         return scopes;
       }
       /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
@@ -14908,6 +14963,7 @@ var init_document = __esm({
       treeCache;
       lines;
       tomlArrays;
+      jsonArrays;
       tomlKeys;
       constructor(absolutePath, file, text2, format3, value, parseError, treeCache) {
         this.absolutePath = absolutePath;
@@ -15107,15 +15163,21 @@ var init_document = __esm({
       arrayItemSpans(arrayPath) {
         return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
       }
+      /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
         const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
         if (array === NO_NODE || tree.kind(array) !== "array")
           return void 0;
-        const items = [];
-        for (let i = 0; i < tree.childCount(array); i++) {
-          const child = tree.child(array, i);
-          items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
+        this.jsonArrays ??= /* @__PURE__ */ new Map();
+        let items = this.jsonArrays.get(array);
+        if (!items) {
+          items = [];
+          for (let i = 0; i < tree.childCount(array); i++) {
+            const child = tree.child(array, i);
+            items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
+          }
+          this.jsonArrays.set(array, items);
         }
         return items;
       }
