@@ -136,12 +136,29 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     const matrix = await run(["matrix"], root);
     expect(matrix.code).toBe(0);
     expect(matrix.stdout).toContain("main");
-    // --config names another config: its app is asked about instead (here: none, so there is no window).
-    writeFileSync(path.join(root, "empty.json"), "{}");
+    // --config names another config: its app is asked about instead (here one whose main window is
+    // granted core:app:default only).
+    const other = path.join(root, "apps", "other", "src-tauri");
+    mkdirSync(path.join(other, "capabilities"), { recursive: true });
+    writeFileSync(
+      path.join(other, "tauri.conf.json"),
+      JSON.stringify({ identifier: "dev.caplint.other", app: { windows: [{ label: "main" }] } }),
+    );
+    writeFileSync(
+      path.join(other, "capabilities", "default.json"),
+      JSON.stringify({
+        identifier: "default",
+        windows: ["main"],
+        permissions: ["core:app:default"],
+      }),
+    );
+    writeFileSync(path.join(root, "other.json"), JSON.stringify({ app: "apps/other" }));
     const elsewhere = await run(
-      ["access", "-w", "main", "--config", "empty.json", "--format", "json"],
+      ["access", "-w", "main", "--config", "other.json", "--format", "json"],
       root,
     );
+    expect(elsewhere.stderr).toBe("");
+    expect(elsewhere.stdout).toContain("core:app:default");
     expect(elsewhere.stdout).not.toContain("core:default");
   });
 });
