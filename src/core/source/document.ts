@@ -133,6 +133,23 @@ export class SourceDocument {
     return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
   }
 
+  /**
+   * The same text read at another path (a copy of a file in another app): shares the parsed value and,
+   * once built, the syntax tree; names and positions are this path's. Nothing changes a parsed value.
+   */
+  at(absolutePath: string, file: string): SourceDocument {
+    if (absolutePath === this.absolutePath && file === this.file) return this;
+    return new SourceDocument(
+      absolutePath,
+      file,
+      this.text,
+      this.format,
+      this.value,
+      this.parseError,
+      this.treeCache,
+    );
+  }
+
   /** The syntax tree of a valid JSON document, built on first use. */
   private get tree(): JsonTree | undefined {
     if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
