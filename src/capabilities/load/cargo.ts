@@ -34,8 +34,9 @@ export function appFolders(folder: string): string[] {
 /** Whether `file`'s real location is still inside `root` (a symlink may point anywhere). */
 export function staysInside(file: string, root: string): boolean {
   try {
-    const real = realpathSync(file);
-    const base = realpathSync(root);
+    // One system call each (the JavaScript realpath walks the path a component at a time).
+    const real = realpathSync.native(file);
+    const base = realpathSync.native(root);
     const relative = path.relative(base, real);
     return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
   } catch {

@@ -13,7 +13,7 @@
  * declarations, as rustc resolves them, but never out of the repository (the folder holding `.git`, else
  * the app folder). Symbolic links are not followed, and the scan is bounded in files, bytes and depth.
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { searchFolders, staysInside } from "./cargo.js";
 import { pathKind } from "../../core/source/read.js";
@@ -82,11 +82,11 @@ export async function collectCodeWindowLabels(
   const rustRoot = path.join(srcTauri, "src");
   const appRoot = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
   const relative = (file: string) => path.relative(base, file).split(path.sep).join("/") || ".";
-  const rustFiles = await sourceFiles(rustRoot, RUST, undefined, budget);
+  const rustFiles = sourceFiles(rustRoot, RUST, undefined, budget);
   const scanned = new Set(rustFiles);
   const modules: { file: string; source: string; depth: number; loadedByPath: boolean }[] = [];
   for (const file of rustFiles) {
-    const source = await text(file, budget);
+    const source = text(file, budget);
     scanRust(source, relative(file), out);
     modules.push({ file, source, depth: 0, loadedByPath: false });
   }
@@ -100,10 +100,12 @@ export async function collectCodeWindowLabels(
       next.file,
       next.loadedByPath,
     )) {
-      if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository)) continue;
+      // Most candidates (`name.rs` or `name/mod.rs`, one of them) do not exist: asked without an exception.
+      if (scanned.has(file) || budget.files <= 0 || !exists(file) || !staysInside(file, repository))
+        continue;
       scanned.add(file);
       budget.files--;
-      const source = await text(file, budget);
+      const source = text(file, budget);
       if (!source) continue;
       scanRust(source, relative(file), out);
       outsideRoot.push(relative(file));
@@ -115,9 +117,18 @@ export async function collectCodeWindowLabels(
     out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
   out.searched.push("the app's frontend sources");
   // The Rust sources were read above; src-tauri holds no frontend code.
-  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
-    scanFrontend(await text(file, budget), relative(file), out);
+  for (const file of sourceFiles(appRoot, FRONTEND, srcTauri, budget))
+    scanFrontend(text(file, budget), relative(file), out);
   return out;
+}
+
+/** Whether anything is at the path (a link followed); a missing one is no exception. */
+function exists(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 const LISTED_MODULES = 3;
@@ -168,18 +179,18 @@ function declaredModules(
   return files;
 }
 
-async function sourceFiles(
+function sourceFiles(
   root: string,
   extensions: readonly string[],
   skip: string | undefined,
   budget: { files: number },
-): Promise<string[]> {
+): string[] {
   const files: string[] = [];
-  const visit = async (dir: string) => {
+  const visit = (dir: string) => {
     noteRead("folders", dir);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -190,7 +201,7 @@ async function sourceFiles(
       if (entry.isDirectory()) {
         if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith("."))
           continue;
-        await visit(full);
+        visit(full);
       } else if (
         entry.isFile() &&
         extensions.some((ext) => entry.name.endsWith(ext)) &&
@@ -201,17 +212,18 @@ async function sourceFiles(
       }
     }
   };
-  await visit(root);
+  visit(root);
   return files;
 }
 
-async function text(file: string, budget: { bytes: number }): Promise<string> {
+function text(file: string, budget: { bytes: number }): string {
   noteRead("files", file);
   try {
-    const info = await lstat(file);
+    // Synchronous, like every reader (src/core/source/read.ts says why): small local files.
+    const info = lstatSync(file);
     if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes) return "";
     budget.bytes -= info.size;
-    return await readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
     return "";
   }

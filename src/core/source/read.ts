@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { noteRead } from "./read-log.js";
 
@@ -238,7 +237,9 @@ export async function pathKind(
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
   try {
-    const info = statSync(target);
+    // A missing path is the usual answer (platform configs, .git on the way up): no exception is made for it.
+    const info = statSync(target, { throwIfNoEntry: false });
+    if (info === undefined) return "missing";
     return info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
   } catch {
     return "missing";
@@ -284,11 +285,21 @@ export function isWithin(real: string, root: string): boolean {
 export async function leavesRoot(file: string, rootReal: string): Promise<string | undefined> {
   let real: string | undefined;
   try {
-    real = realpathSync(file);
+    // One system call (the JavaScript realpath walks the path a component at a time).
+    real = realpathSync.native(file);
   } catch {
     real = undefined;
   }
   return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
+}
+
+/** The real path of a path, or undefined when it cannot be resolved. */
+function realPath(file: string): string | undefined {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How a domain walks its folders: which names it never reads, and how it words a folder named like a file. */
@@ -324,7 +335,7 @@ export async function foldersToRepositoryRoot(
  * (loops are cut by real path), but only while they stay inside `options.boundary` (default: `root`);
  * a link leading out is listed in `outside` and not followed.
  */
-export async function walk(
+export function walk(
   root: string,
   extensions: readonly string[],
   options: WalkOptions = {},
@@ -338,11 +349,14 @@ export async function walk(
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
   noteRead("trees", root);
   const seen = new Set<string>();
-  const boundaryReal = await realpath(boundary).catch(() => path.resolve(boundary));
-  const visit = async (dir: string): Promise<void> => {
+  const boundaryReal = realPath(boundary) ?? path.resolve(boundary);
+  // Synchronous, like the reads (see readTextFile), and one system call per folder: a folder reached
+  // through a folder (not a link) is where its parent's real path says, so only the root and the links
+  // found below it are resolved.
+  const visit = (dir: string, knownReal?: string): void => {
     let real: string;
     try {
-      real = await realpath(fsPath(dir));
+      real = knownReal ?? realpathSync.native(fsPath(dir));
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
@@ -355,7 +369,7 @@ export async function walk(
     seen.add(real);
     let entries;
     try {
-      entries = await readdir(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
+      entries = readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
@@ -365,19 +379,19 @@ export async function walk(
       const { full, name } = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      const link = entry.isSymbolicLink();
+      if (link) {
         try {
-          const target = await realpath(fsPath(full));
+          const target = realpathSync.native(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
             if (
               !skipFolder(name) &&
-              (extensions.some((ext) => name.endsWith(ext)) ||
-                (await stat(fsPath(full))).isDirectory())
+              (extensions.some((ext) => name.endsWith(ext)) || statSync(fsPath(full)).isDirectory())
             )
               result.outside.push({ file: full, target });
             continue;
           }
-          const info = await stat(fsPath(full));
+          const info = statSync(fsPath(full));
           isDir = info.isDirectory();
           isFile = info.isFile();
         } catch (error) {
@@ -392,7 +406,9 @@ export async function walk(
         if (skipFolder(name)) continue;
         if (extensions.some((ext) => name.endsWith(ext)))
           result.problems.push({ file: full, message: folderLikeFile });
-        await visit(full);
+        // A name that is not UTF-8 reads differently in a real path (U+FFFD) than here (`\xHH`): resolved, so
+        // loops are cut by one spelling.
+        visit(full, link || hasRawName(full) ? undefined : path.join(real, name));
       } else if (ignoreName(name)) {
         continue;
       } else if (extensions.some((ext) => name.endsWith(ext))) {
@@ -407,6 +423,6 @@ export async function walk(
       }
     }
   };
-  await visit(root);
-  return result;
+  visit(root);
+  return Promise.resolve(result);
 }
