@@ -16,7 +16,7 @@ import { readdirSync } from "node:fs";
 import { noteRead } from "../../core/source/read-log.js";
 import { TARGETS, type Capability } from "../model/types.js";
 import { targetKeyApplies, type BuildTarget, type Truth } from "./cfg.js";
-import { lockedPackages, searchFolders, staysInside, type LockedPackage } from "./cargo.js";
+import { lockedPackagesOf, searchFolders, staysInside, type LockedPackage } from "./cargo.js";
 import { newestMatching } from "../catalog/versions.js";
 
 /**
@@ -160,12 +160,12 @@ async function readLock(
   folders: string[],
   root: string,
   maxBytes: number,
-): Promise<{ file: string; packages: LockedPackage[] } | undefined> {
+): Promise<{ file: string; packages: readonly LockedPackage[] } | undefined> {
   for (const dir of folders) {
     const file = path.join(dir, "Cargo.lock");
     if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
     const read = readTextFile(file, maxBytes);
-    if (read.ok) return { file, packages: lockedPackages(read.text) };
+    if (read.ok) return { file, packages: lockedPackagesOf(read.text) };
   }
   return undefined;
 }
@@ -210,7 +210,7 @@ function dependencyPlugins(
   manifest: Toml,
   manifestDir: string,
   workspace: WorkspaceRoot | undefined,
-  locked: LockedPackage[],
+  locked: readonly LockedPackage[],
   root: string,
 ) {
   const tables: Array<{ name: string; table: Toml; applies: (target: BuildTarget) => Truth }> = [];
@@ -298,7 +298,7 @@ function dependencyPlugins(
 function lockedFor(
   crate: string,
   requirement: string | undefined,
-  locked: LockedPackage[],
+  locked: readonly LockedPackage[],
 ): LockedPackage | undefined {
   const candidates = locked.filter((p) => p.name === crate);
   if (candidates.length <= 1 || requirement === undefined) return candidates[0];

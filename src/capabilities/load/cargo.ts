@@ -6,7 +6,9 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
+import { BoundedMemo } from "../../core/bounded-memo.js";
 import { isPlainObject } from "../../core/json.js";
+import { sharedLoadWork } from "./shared-work.js";
 import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
 import { foldersToRepositoryRoot, pathKind, readTextFile } from "../../core/source/read.js";
 
@@ -59,7 +61,7 @@ export async function readAppVersions(
     if (!read.ok) continue;
     const file = relative(lock);
     const crates = new Map<string, LockedCrate>();
-    for (const { name, version } of lockedPackages(read.text)) {
+    for (const { name, version } of lockedPackagesOf(read.text)) {
       const catalog = history.catalogOfCrate(name);
       if (catalog) crates.set(catalog, { crate: name, version, source: "Cargo.lock", file });
     }
@@ -89,6 +91,20 @@ export interface LockedPackage {
   version: string;
   /** `registry+…`, `git+…#commit`; none for a path dependency or a workspace member. */
   source?: string;
+}
+
+/**
+ * Each lock text read once: the build and the versions both read the app's lock, and the apps of a
+ * monorepo pinned to the same releases often commit the same one. Callers never change the list.
+ */
+const lockTexts = new BoundedMemo<string, readonly LockedPackage[]>(32);
+
+/** {@link lockedPackages} of a lock text, shared with every earlier read of the same text. */
+export function lockedPackagesOf(text: string): readonly LockedPackage[] {
+  return lockTexts.get(text, () => {
+    sharedLoadWork.lockFilesParsed++;
+    return lockedPackages(text);
+  });
 }
 
 /**

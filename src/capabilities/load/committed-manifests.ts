@@ -11,13 +11,8 @@ import { SourceDocument } from "../../core/source/document.js";
 import type { ManifestDifference } from "../catalog/manifest-compare.js";
 import { checkAclManifests, type ShapeProblem } from "../catalog/manifest-shape.js";
 import type { AclManifests } from "../catalog/types.js";
+import { sharedLoadWork } from "./shared-work.js";
 import { CAPABILITY_WORDING } from "./wording.js";
-
-/**
- * Work done on committed manifests, for tests that check sharing by counting (never by timing): a parse
- * and shape check per distinct text, a comparison per distinct (text, app facts).
- */
-export const committedManifestWork = { parsed: 0, compared: 0 };
 
 /** A manifest's text parsed and shape-checked once: `serial` names the text for the comparisons. */
 export interface ParsedManifest {
@@ -56,7 +51,7 @@ export function parseCommittedManifest(
   invalidUtf8At: number | undefined,
 ): ParsedManifest {
   const parse = (): ParsedManifest => {
-    committedManifestWork.parsed++;
+    sharedLoadWork.manifestsParsed++;
     const document = SourceDocument.parse(
       absolutePath,
       file,
@@ -86,7 +81,7 @@ export function compareCommittedManifest(
   compare: () => ComparedManifest,
 ): ComparedManifest {
   return comparedManifests.get(`${parsed.serial}\u0000${facts}`, () => {
-    committedManifestWork.compared++;
+    sharedLoadWork.manifestsCompared++;
     return compare();
   });
 }
