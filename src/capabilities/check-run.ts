@@ -184,7 +184,8 @@ export interface CheckOutcome {
 
 /** A check of capability files, run once (the CLI) or again and again (an editor, see {@link CheckSession}). */
 export function checkCapabilities(request: CheckRequest): Promise<CheckOutcome> {
-  return new CheckSession().run(request);
+  // Nothing runs again: the state of every input on disk (a stat of each) is not worth taking.
+  return new CheckSession({ once: true }).run(request);
 }
 
 interface PlannedCheck {
@@ -200,6 +201,9 @@ interface PlannedCheck {
  * config stay), and re-lints only the apps they belong to.
  */
 export class CheckSession {
+  /** `once`: the session runs one check, so it keeps nothing for a next one. */
+  constructor(private readonly options: { once?: boolean } = {}) {}
+
   private last:
     | {
         request: string;
@@ -254,7 +258,7 @@ export class CheckSession {
       config,
       configFiles,
     );
-    if (request.fix === undefined)
+    if (request.fix === undefined && !this.options.once)
       this.last = { request: key, planned, config, configFiles, disk: diskState(outcome, planned) };
     return diffs ? { ...outcome, diffs } : outcome;
   }

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { readdir, realpath } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
@@ -997,8 +997,17 @@ async function readBuildScript(
   return read.ok ? read.text : undefined;
 }
 
+/** The real path of a folder (one system call, no thread-pool round trip), else the path as given. */
+function realPathOr(folder: string): string {
+  try {
+    return realpathSync.native(folder);
+  } catch {
+    return folder;
+  }
+}
+
 async function outsideApp(file: string, appRoot: string, project: Project): Promise<boolean> {
-  const target = await leavesRoot(file, await realpath(appRoot).catch(() => appRoot));
+  const target = await leavesRoot(file, realPathOr(appRoot));
   if (target !== undefined) project.outsideLinks.push({ file, target });
   return target !== undefined;
 }

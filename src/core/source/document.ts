@@ -55,7 +55,8 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    private treeCache: JsonTree | undefined,
+    /** The syntax tree once built, shared by the documents of one text (see {@link at}). */
+    private readonly treeBox: { tree?: JsonTree } = {},
   ) {
     this.lines = new LineIndex(text);
   }
@@ -146,16 +147,20 @@ export class SourceDocument {
       this.format,
       this.value,
       this.parseError,
-      this.treeCache,
+      this.treeBox,
     );
   }
 
   /** The syntax tree of a valid JSON document, built on first use. */
   private get tree(): JsonTree | undefined {
-    if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
-      this.treeCache = jsonTree(this.text);
+    if (
+      this.treeBox.tree === undefined &&
+      this.format === "json" &&
+      this.parseError === undefined
+    ) {
+      this.treeBox.tree = jsonTree(this.text);
     }
-    return this.treeCache;
+    return this.treeBox.tree;
   }
 
   get ok(): boolean {
