@@ -3658,9 +3658,6 @@ function readPackageJson(...segments) {
     jsonCache.set(file, JSON.parse((0, import_node_fs.readFileSync)(file, "utf8")));
   return jsonCache.get(file);
 }
-function readPackageText(...segments) {
-  return (0, import_node_fs.readFileSync)(packageFile(...segments), "utf8");
-}
 function packageManifest() {
   return readPackageJson("package.json");
 }
@@ -3693,59 +3690,6 @@ var init_tool = __esm({
     "use strict";
     init_package_files();
     HOMEPAGE = "https://github.com/caplint/caplint";
-  }
-});
-
-// lazy-fs-promises:fs/promises
-function access(...args) {
-  return load().access(...args);
-}
-function chmod(...args) {
-  return load().chmod(...args);
-}
-function chown(...args) {
-  return load().chown(...args);
-}
-function lstat(...args) {
-  return load().lstat(...args);
-}
-function mkdir(...args) {
-  return load().mkdir(...args);
-}
-function mkdtemp(...args) {
-  return load().mkdtemp(...args);
-}
-function open(...args) {
-  return load().open(...args);
-}
-function readFile(...args) {
-  return load().readFile(...args);
-}
-function readdir(...args) {
-  return load().readdir(...args);
-}
-function realpath(...args) {
-  return load().realpath(...args);
-}
-function rename(...args) {
-  return load().rename(...args);
-}
-function rm(...args) {
-  return load().rm(...args);
-}
-function stat(...args) {
-  return load().stat(...args);
-}
-function statfs(...args) {
-  return load().statfs(...args);
-}
-function symlink(...args) {
-  return load().symlink(...args);
-}
-var loaded, load;
-var init_promises = __esm({
-  "lazy-fs-promises:fs/promises"() {
-    load = () => loaded ??= require("node:fs/promises");
   }
 });
 
@@ -3924,7 +3868,9 @@ async function pathKind(target) {
   if (openBuffers.getStore()?.has(target))
     return "file";
   try {
-    const info = (0, import_node_fs2.statSync)(target);
+    const info = (0, import_node_fs2.statSync)(target, { throwIfNoEntry: false });
+    if (info === void 0)
+      return "missing";
     return info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
   } catch {
     return "missing";
@@ -3946,11 +3892,18 @@ function isWithin(real, root2) {
 async function leavesRoot(file, rootReal) {
   let real;
   try {
-    real = (0, import_node_fs2.realpathSync)(file);
+    real = import_node_fs2.realpathSync.native(file);
   } catch {
     real = void 0;
   }
   return real !== void 0 && !isWithin(real, rootReal) ? real : void 0;
+}
+function realPath(file) {
+  try {
+    return import_node_fs2.realpathSync.native(file);
+  } catch {
+    return void 0;
+  }
 }
 async function foldersToRepositoryRoot(start, outside = [start]) {
   const folders = [];
@@ -3965,16 +3918,16 @@ async function foldersToRepositoryRoot(start, outside = [start]) {
   }
   return [...outside];
 }
-async function walk(root2, extensions, options = {}) {
+function walk(root2, extensions, options = {}) {
   const { ignoreName = () => false, skipFolder = () => false, folderLikeFile = "is a folder named like the files read here; skipped", boundary = root2 } = options;
   const result = { files: [], outside: [], skipped: [], problems: [] };
   noteRead("trees", root2);
   const seen = /* @__PURE__ */ new Set();
-  const boundaryReal = await realpath(boundary).catch(() => import_node_path3.default.resolve(boundary));
-  const visit3 = async (dir) => {
+  const boundaryReal = realPath(boundary) ?? import_node_path3.default.resolve(boundary);
+  const visit3 = (dir, knownReal) => {
     let real;
     try {
-      real = await realpath(fsPath(dir));
+      real = knownReal ?? import_node_fs2.realpathSync.native(fsPath(dir));
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
@@ -3988,7 +3941,7 @@ async function walk(root2, extensions, options = {}) {
     seen.add(real);
     let entries;
     try {
-      entries = await readdir(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
+      entries = (0, import_node_fs2.readdirSync)(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
@@ -3998,15 +3951,16 @@ async function walk(root2, extensions, options = {}) {
       const { full, name } = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
       let isFile2 = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      const link = entry.isSymbolicLink();
+      if (link) {
         try {
-          const target = await realpath(fsPath(full));
+          const target = import_node_fs2.realpathSync.native(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (!skipFolder(name) && (extensions.some((ext2) => name.endsWith(ext2)) || (await stat(fsPath(full))).isDirectory()))
+            if (!skipFolder(name) && (extensions.some((ext2) => name.endsWith(ext2)) || (0, import_node_fs2.statSync)(fsPath(full)).isDirectory()))
               result.outside.push({ file: full, target });
             continue;
           }
-          const info = await stat(fsPath(full));
+          const info = (0, import_node_fs2.statSync)(fsPath(full));
           isDir = info.isDirectory();
           isFile2 = info.isFile();
         } catch (error) {
@@ -4022,7 +3976,7 @@ async function walk(root2, extensions, options = {}) {
           continue;
         if (extensions.some((ext2) => name.endsWith(ext2)))
           result.problems.push({ file: full, message: folderLikeFile });
-        await visit3(full);
+        visit3(full, link || hasRawName(full) ? void 0 : import_node_path3.default.join(real, name));
       } else if (ignoreName(name)) {
         continue;
       } else if (extensions.some((ext2) => name.endsWith(ext2))) {
@@ -4038,8 +3992,8 @@ async function walk(root2, extensions, options = {}) {
       }
     }
   };
-  await visit3(root2);
-  return result;
+  visit3(root2);
+  return Promise.resolve(result);
 }
 var import_node_async_hooks2, import_node_fs2, import_node_path3, DEFAULT_MAX_FILE_BYTES, openBuffers, filesRead, decoder, strictDecoder, rawPaths;
 var init_read = __esm({
@@ -4047,7 +4001,6 @@ var init_read = __esm({
     "use strict";
     import_node_async_hooks2 = require("node:async_hooks");
     import_node_fs2 = require("node:fs");
-    init_promises();
     import_node_path3 = __toESM(require("node:path"), 1);
     init_read_log();
     DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -4187,17 +4140,10 @@ function stringItems(value, path46) {
   });
   return items;
 }
-function unknownFields(object, at, known, kind) {
+function unknownFields(object, path46, known, kind) {
   const keys = Object.keys(object);
-  let unknownKeys;
-  for (const key of keys)
-    if (!known.includes(key))
-      (unknownKeys ??= []).push(key);
-  if (unknownKeys === void 0)
-    return [];
-  const path46 = "path" in at ? at.path : at;
   const siblings = new Set(keys);
-  return unknownKeys.map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
+  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -4207,20 +4153,20 @@ function unknownFileFields(value) {
   return keys.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
 function entryPath(capability, path46) {
-  const entry = capability.permissions.find((e) => entryIsAt(e, path46));
+  const entry = capability.permissions.find((e) => samePath(e.path, path46));
   return entry?.extended ? [...path46, "identifier"] : path46;
 }
-function toEntries(value, list, unknown) {
+function toEntries(value, base, unknown) {
   if (!Array.isArray(value))
     return [];
   const entries = [];
-  for (let index = 0; index < value.length; index++) {
-    const item = value[index];
+  value.forEach((item, index) => {
+    const path46 = [...base, index];
     if (typeof item === "string")
-      entries.push(new ListedEntry(item, false, list, index));
+      entries.push({ identifier: item, extended: false, path: path46 });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry = new ListedEntry(item.identifier, true, list, index);
-      for (const field2 of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
+      const entry = { identifier: item.identifier, extended: true, path: path46 };
+      for (const field2 of unknownFields(item, path46, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
       if ("allow" in item)
         entry.allow = Array.isArray(item.allow) ? item.allow : null;
@@ -4228,13 +4174,10 @@ function toEntries(value, list, unknown) {
         entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
-  }
+  });
   return entries;
 }
-function entryIsAt(entry, path46) {
-  return entry instanceof ListedEntry ? entry.isAt(path46) : samePath(entry.path, path46);
-}
-var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, ListedEntry;
+var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD;
 var init_capability = __esm({
   "dist/capabilities/model/capability.js"() {
     "use strict";
@@ -4254,39 +4197,13 @@ var init_capability = __esm({
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
     SUPPRESSION_FIELD = "caplint-disable";
-    ListedEntry = class {
-      identifier;
-      extended;
-      list;
-      index;
-      madePath = void 0;
-      constructor(identifier, extended, list, index) {
-        this.identifier = identifier;
-        this.extended = extended;
-        this.list = list;
-        this.index = index;
-      }
-      get path() {
-        return this.madePath ??= [...this.list, this.index];
-      }
-      /** Whether `path` is this entry's, without making its path. */
-      isAt(path46) {
-        const list = this.list;
-        if (path46.length !== list.length + 1 || path46[list.length] !== this.index)
-          return false;
-        for (let i = 0; i < list.length; i++)
-          if (path46[i] !== list[i])
-            return false;
-        return true;
-      }
-    };
   }
 });
 
 // dist/capabilities/rules/support/engine-helpers.js
 function entryOf(model, command) {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
-  const entry = capability?.permissions.find((e) => entryIsAt(e, command.provenance.path));
+  const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
   return capability && entry ? { capability, entry } : void 0;
 }
 function describeTargets(capability) {
@@ -4301,7 +4218,7 @@ function describeTargets(capability) {
 var init_engine_helpers = __esm({
   "dist/capabilities/rules/support/engine-helpers.js"() {
     "use strict";
-    init_capability();
+    init_location();
   }
 });
 
@@ -7638,7 +7555,7 @@ function findDangers(model, tools2, skip, earlier = []) {
         if (lent)
           reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
       }
-      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
+      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path)))
         continue;
       const reached = effective.filter((g) => hits.has(g));
       const found = {
@@ -7799,52 +7716,22 @@ function broadValues(model, found) {
     return [];
   const seen = /* @__PURE__ */ new Set();
   const values = [];
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? []) {
-      work.scopeValues++;
-      if (values.length >= MAX_VALUES)
-        return values;
-      if (broad(value) === void 0)
-        continue;
-      const key = canonical(value);
-      if (seen.has(key))
-        continue;
-      seen.add(key);
-      values.push(value);
-    }
-  for (const { key, value } of globalBroadValues(model, found.danger)) {
-    work.scopeValues++;
-    if (values.length >= MAX_VALUES)
-      break;
+  const add = (value) => {
+    if (values.length >= MAX_VALUES || broad(value) === void 0)
+      return;
+    const key = canonical(value);
     if (seen.has(key))
-      continue;
+      return;
     seen.add(key);
     values.push(value);
-  }
+  };
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? [])
+      add(value);
+  for (const key of dangerKeys(found.danger))
+    for (const value of model.globalScope.get(key)?.allow ?? [])
+      add(value);
   return values;
-}
-function globalBroadValues(model, danger) {
-  let byDanger = globalBroad.get(model);
-  if (!byDanger)
-    globalBroad.set(model, byDanger = /* @__PURE__ */ new Map());
-  let distinct = byDanger.get(danger);
-  if (distinct)
-    return distinct;
-  const keys = /* @__PURE__ */ new Set();
-  const made = [];
-  for (const scopeKey2 of dangerKeys(danger))
-    for (const value of model.globalScope.get(scopeKey2)?.allow ?? []) {
-      work.scopeValues++;
-      if (danger.broad(value) === void 0)
-        continue;
-      const key = canonical(value);
-      if (keys.has(key))
-        continue;
-      keys.add(key);
-      made.push({ key, value });
-    }
-  byDanger.set(danger, distinct = made);
-  return distinct;
 }
 function runsSomewhere(model, grant, capability) {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
@@ -7859,13 +7746,12 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
     init_location();
     init_json();
-    init_capability();
     init_normalize();
     init_work();
     init_glob();
@@ -7963,7 +7849,6 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
-    globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -8277,76 +8162,6 @@ var init_identifier = __esm({
   }
 });
 
-// dist/capabilities/catalog/builtin.js
-function loadBuiltinManifests() {
-  if (!builtins) {
-    const unread = /* @__PURE__ */ new Map();
-    for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
-      for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
-        unread.set(key, manifest);
-    const manifests = {};
-    for (const [key, manifest] of unread)
-      Object.defineProperty(manifests, key, {
-        get: () => manifest.read(),
-        enumerable: true,
-        configurable: false
-      });
-    unreadOf.set(manifests, unread);
-    builtins = manifests;
-  }
-  return Promise.resolve(builtins);
-}
-function unreadBuiltins(manifests) {
-  return unreadOf.get(manifests);
-}
-function topLevelManifests(text2) {
-  const members = [];
-  const starts = [];
-  for (let at = text2.indexOf('\n  "'); at !== -1; at = text2.indexOf('\n  "', at + 1))
-    starts.push(at + 3);
-  const end = text2.lastIndexOf("}");
-  const wholeFile = () => Object.entries(JSON.parse(text2)).map(([key, manifest]) => [key, readManifest(manifest)]);
-  if (!text2.startsWith("{\n") || starts.length === 0 || text2.slice(end + 1).trim() !== "")
-    return wholeFile();
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i];
-    const close = text2.indexOf('": ', start + 1);
-    const key = text2.slice(start + 1, close);
-    const valueEnd = i + 1 < starts.length ? text2.lastIndexOf(",", starts[i + 1]) : end;
-    const value = text2.slice(close + 3, valueEnd).trimEnd();
-    if (close === -1 || /["\\\n]/.test(key) || !value.startsWith("{") || !value.endsWith("}"))
-      return wholeFile();
-    members.push([key, unreadManifest(value)]);
-  }
-  return members;
-}
-function unreadManifest(text2) {
-  let parsed;
-  const escaped = text2.includes("\\u");
-  return {
-    read: () => {
-      if (!parsed) {
-        parsed = JSON.parse(text2);
-        manifestsParsed++;
-      }
-      return parsed;
-    },
-    mayHold: (field2) => escaped || text2.includes(`"${field2}"`)
-  };
-}
-function readManifest(manifest) {
-  return { read: () => manifest, mayHold: () => true };
-}
-var builtins, unreadOf, manifestsParsed;
-var init_builtin = __esm({
-  "dist/capabilities/catalog/builtin.js"() {
-    "use strict";
-    init_package_files();
-    unreadOf = /* @__PURE__ */ new WeakMap();
-    manifestsParsed = 0;
-  }
-});
-
 // dist/capabilities/catalog/versions.js
 function loadVersionHistory() {
   cached ??= new VersionHistory(readPackageJson("data", "acl-versions.json"));
@@ -8458,14 +8273,14 @@ function manifestAt(key, manifest, catalog, history, version) {
 }
 function buildManifestAt(key, manifest, catalog, history, version) {
   const prefix2 = `${key}:`;
-  const exists = (name) => history.exists(catalog, prefix2 + name, version) !== false;
+  const exists2 = (name) => history.exists(catalog, prefix2 + name, version) !== false;
   const members = (name, set) => {
     const listed2 = history.membersAt(catalog, prefix2 + name, version);
     return listed2 ? { ...set, permissions: listed2 } : set;
   };
   const permissions = {};
   for (const [name, permission] of Object.entries(manifest.permissions)) {
-    if (!exists(name))
+    if (!exists2(name))
       continue;
     const then = history.commandsAt(catalog, prefix2 + name, version);
     permissions[name] = then ? {
@@ -8476,7 +8291,7 @@ function buildManifestAt(key, manifest, catalog, history, version) {
   }
   const sets = {};
   for (const [name, set] of Object.entries(manifest.permission_sets))
-    if (exists(name))
+    if (exists2(name))
       sets[name] = members(name, set);
   for (const id of history.recordedIds(catalog)) {
     if (!id.startsWith(prefix2) || id.slice(prefix2.length).includes(":"))
@@ -8685,18 +8500,16 @@ function commonMistakeCandidates(identifier) {
   }
   return [...candidates];
 }
-var Catalog, Unread, spelledManifests;
+var Catalog, spelledManifests;
 var init_catalog = __esm({
   "dist/capabilities/catalog/catalog.js"() {
     "use strict";
     init_identifier();
-    init_builtin();
     init_brand();
     init_did_you_mean();
     init_versions();
     init_types2();
     Catalog = class _Catalog {
-      /** Built-in manifests stay unread until a lookup names their key (see `read`). */
       manifests = /* @__PURE__ */ new Map();
       provenance = /* @__PURE__ */ new Map();
       identifierCache;
@@ -8718,17 +8531,10 @@ var init_catalog = __esm({
             }
           }
         }
-        const unread = provenance.origin === "builtin" ? unreadBuiltins(manifests) : void 0;
-        if (unread)
-          for (const [key, manifest] of unread) {
-            this.manifests.set(key, new Unread(manifest, [this.currentSpelling]));
-            this.provenance.set(key, provenance);
-          }
-        else
-          for (const [key, manifest] of Object.entries(manifests)) {
-            this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
-            this.provenance.set(key, provenance);
-          }
+        for (const [key, manifest] of Object.entries(manifests)) {
+          this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
+          this.provenance.set(key, provenance);
+        }
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8767,7 +8573,7 @@ var init_catalog = __esm({
           return this;
         this.currentSpelling = spelling;
         for (const [key, manifest] of this.manifests)
-          this.manifests.set(key, manifest instanceof Unread ? manifest.spelledAgain(spelling) : spelledManifest(key, manifest, spelling));
+          this.manifests.set(key, spelledManifest(key, manifest, spelling));
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8835,24 +8641,7 @@ var init_catalog = __esm({
         return this.manifests.has(key);
       }
       get(key) {
-        return this.read(key);
-      }
-      /** The manifest of `key`, read and spelled now when it was not yet. */
-      read(key) {
-        const manifest = this.manifests.get(key);
-        if (!(manifest instanceof Unread))
-          return manifest;
-        const spelled = manifest.spelled(key);
-        this.manifests.set(key, spelled);
-        return spelled;
-      }
-      /** Whether a permission of `key` may be limited to some platforms (a manifest not read yet answers from its text). */
-      mayLimitPlatforms(key) {
-        const manifest = this.manifests.get(key);
-        if (manifest instanceof Unread && !manifest.source.mayHold("platforms"))
-          return false;
-        const permissions = this.read(key)?.permissions ?? {};
-        return Object.values(permissions).some((permission) => permission.platforms !== void 0);
+        return this.manifests.get(key);
       }
       provenanceOf(key) {
         return this.provenance.get(key);
@@ -8869,7 +8658,7 @@ var init_catalog = __esm({
       }
       /** Top-level lookup order of a capability entry: default, then set, then permission (\u00a73.2). */
       lookupTopLevel(key, base) {
-        const manifest = this.read(key);
+        const manifest = this.manifests.get(key);
         if (!manifest)
           return void 0;
         base = spellName(key, base, this.currentSpelling);
@@ -8895,7 +8684,7 @@ var init_catalog = __esm({
         return this.identifierCache;
       }
       identifiersOf(key) {
-        const manifest = this.read(key);
+        const manifest = this.manifests.get(key);
         if (!manifest)
           return [];
         const prefix2 = key === APP_KEY ? "" : `${key}:`;
@@ -8945,23 +8734,6 @@ var init_catalog = __esm({
         for (const candidate of nearest(normalized, pool, max))
           push2(candidate);
         return out.slice(0, max);
-      }
-    };
-    Unread = class _Unread {
-      source;
-      spellings;
-      constructor(source, spellings) {
-        this.source = source;
-        this.spellings = spellings;
-      }
-      spelledAgain(spelling) {
-        return new _Unread(this.source, [...this.spellings, spelling]);
-      }
-      spelled(key) {
-        let manifest = this.source.read();
-        for (const spelling of this.spellings)
-          manifest = spelledManifest(key, manifest, spelling);
-        return manifest;
       }
     };
     spelledManifests = /* @__PURE__ */ new WeakMap();
@@ -9107,7 +8879,7 @@ var init_expand = __esm({
         try {
           this.walks = 0;
           const count = this.countLeaves(parts.key, manifest, setName, set);
-          if (count > MAX_LEAVES_PER_ENTRY && count > this.bounds.leaves)
+          if (count > this.bounds.leaves)
             return refused({ kind: "leaves", count, limit: this.bounds.leaves });
           expansion = this.expandSet(parts.key, manifest, setName, set);
         } catch (error) {
@@ -9150,7 +8922,7 @@ var init_expand = __esm({
       checkWalk(depth) {
         if (depth >= MAX_SET_DEPTH)
           throw new WalkRefused({ kind: "depth", limit: MAX_SET_DEPTH });
-        if (++this.walks > MAX_SET_WALKS_PER_ENTRY && this.walks > this.bounds.walks)
+        if (++this.walks > this.bounds.walks)
           throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
       }
       /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
@@ -9358,8 +9130,9 @@ var init_platform_model = __esm({
         for (let i = from; i < to; i++) {
           const grantIndex = found.grants[i];
           const leafIndex = found.leaves[i];
-          const leaf = this.resolution.grantExpansion(grantIndex).leaves[leafIndex];
-          const capability = this.capabilities[this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]];
+          const grant = this.resolution.grant(grantIndex);
+          const leaf = grant.expansion.leaves[leafIndex];
+          const capability = this.capabilities[this.localIndex[grant.capability]];
           const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
           for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
             entries.push({
@@ -9564,14 +9337,9 @@ var init_resolve = __esm({
       /** Problems of every capability entry, each once, with the platforms it holds on. */
       problems = [];
       models;
-      /**
-       * The grants (one per permission entry of an active capability) as parallel lists, not an object
-       * each: they live for the whole run, and most are never looked at one by one. Commands walk
-       * thousands of grants and need only their capabilities.
-       */
+      grants = [];
+      /** The capability of each grant, as a packed list: commands walk thousands of grants and need only this. */
       grantCapabilities = [];
-      grantEntries = [];
-      grantExpansions = [];
       /** Per platform bit, which capabilities can hold entries there (active, with a context), made on first use. */
       entryHolders = [];
       /** Grant indices per expansion: the entries that name one identifier. */
@@ -9599,33 +9367,28 @@ var init_resolve = __esm({
             continue;
           const index = capabilities.length;
           capabilities.push({ resolved: prepareCapability(capability, index), on });
-          this.firstGrant.push(this.grantEntries.length);
-          let names;
-          const entries = capability.permissions;
-          for (let e = 0; e < entries.length; e++) {
-            const entry = entries[e];
+          this.firstGrant.push(this.grants.length);
+          const names = platformsOf(on, platforms);
+          for (const entry of capability.permissions) {
             const expansion = expander.expandEntry(entry.identifier);
-            const problems2 = expansion.problems;
-            for (let p = 0; p < problems2.length; p++) {
+            for (const problem of expansion.problems) {
               this.problems.push({
-                ...problems2[p],
+                ...problem,
                 capability: capability.identifier,
                 file: capability.source.file,
                 path: entry.path,
                 identifier: entry.identifier,
-                platforms: names ??= platformsOf(on, platforms)
+                platforms: names
               });
             }
             let users = this.grantsOf.get(expansion);
             if (!users)
               this.grantsOf.set(expansion, users = []);
-            users.push(this.grantEntries.length);
             this.grantCapabilities.push(index);
-            this.grantEntries.push(entry);
-            this.grantExpansions.push(expansion);
+            users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
           }
         }
-        this.firstGrant.push(this.grantEntries.length);
+        this.firstGrant.push(this.grants.length);
         this.capabilities = capabilities;
         const signatures = platforms.map((_2, bit) => this.signatureOf(bit));
         const cores = [];
@@ -9722,27 +9485,22 @@ var init_resolve = __esm({
         const keys = [];
         let count = 0;
         for (let slot = 0; slot < slots; slot++) {
-          const grants = this.grantsOf.get(expansions[slot]);
-          const leaves = leavesOf[slot].length;
-          for (let g = 0; g < grants.length; g++) {
-            const grant = grants[g];
+          for (const grant of this.grantsOf.get(expansions[slot])) {
             if (!holders[this.grantCapabilities[grant]])
               continue;
             keys.push(grant * slots + slot);
-            count += leaves;
+            count += leavesOf[slot].length;
           }
         }
         const ordered = slots > 1 ? new Float64Array(keys).sort() : keys;
         const found = { grants: new Int32Array(count), leaves: new Int32Array(count) };
         let n = 0;
-        for (let k = 0; k < ordered.length; k++) {
-          const key = ordered[k];
+        for (const key of ordered) {
           const slot = key % slots;
           const grant = (key - slot) / slots;
-          const leaves = leavesOf[slot];
-          for (let l = 0; l < leaves.length; l++) {
+          for (const leaf of leavesOf[slot]) {
             found.grants[n] = grant;
-            found.leaves[n++] = leaves[l];
+            found.leaves[n++] = leaf;
           }
         }
         return found;
@@ -9783,8 +9541,8 @@ var init_resolve = __esm({
         }
         return [...seen];
       }
-      grantExpansion(index) {
-        return this.grantExpansions[index];
+      grant(index) {
+        return this.grants[index];
       }
       commandPatterns = /* @__PURE__ */ new Map();
       globalPatterns;
@@ -9800,7 +9558,7 @@ var init_resolve = __esm({
             for (const site of this.commandSites()[side].get(command) ?? []) {
               const leafBits = this.leafOn(site.expansion.leaves[site.leaf]);
               for (const grant of this.grantsOf.get(site.expansion))
-                masks.add(this.capabilities[this.grantCapabilities[grant]].on & leafBits);
+                masks.add(this.capabilities[this.grants[grant].capability].on & leafBits);
             }
           }
           pattern = this.bitPatterns(masks);
@@ -9812,13 +9570,10 @@ var init_resolve = __esm({
       sameGlobalScope(key, platformA, platformB) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
-          for (let grant = 0; grant < this.grantExpansions.length; grant++) {
-            const expansion = this.grantExpansions[grant];
-            if (expansion.scopeOnly.length === 0)
-              continue;
-            const on = this.capabilities[this.grantCapabilities[grant]].on;
-            for (const leafIndex of expansion.scopeOnly) {
-              const leaf = expansion.leaves[leafIndex];
+          for (const grant of this.grants) {
+            const on = this.capabilities[grant.capability].on;
+            for (const leafIndex of grant.expansion.scopeOnly) {
+              const leaf = grant.expansion.leaves[leafIndex];
               let masks = masksByKey.get(leaf.key);
               if (!masks)
                 masksByKey.set(leaf.key, masks = /* @__PURE__ */ new Set());
@@ -9856,7 +9611,7 @@ var init_resolve = __esm({
       allowedCommandLists(capabilityIndex, bit) {
         const lists = [];
         for (let g = this.firstGrant[capabilityIndex]; g < this.firstGrant[capabilityIndex + 1]; g++) {
-          const expansion = this.grantExpansions[g];
+          const expansion = this.grants[g].expansion;
           let perBit = this.allowedByExpansion.get(expansion);
           if (!perBit)
             this.allowedByExpansion.set(expansion, perBit = []);
@@ -9879,11 +9634,11 @@ var init_resolve = __esm({
           this.shared.set(grantIndex, perLeaf = []);
         let shared = perLeaf[leafIndex];
         if (!shared) {
-          const entry = this.grantEntries[grantIndex];
-          const leaf = this.grantExpansions[grantIndex].leaves[leafIndex];
-          const lists = scopeLists(entry, leaf);
+          const grant = this.grants[grantIndex];
+          const leaf = grant.expansion.leaves[leafIndex];
+          const lists = scopeLists(grant.entry, leaf);
           shared = perLeaf[leafIndex] = {
-            provenance: provenanceOf(this.capabilities[this.grantCapabilities[grantIndex]].resolved.capability, entry, leaf),
+            provenance: provenanceOf(this.capabilities[grant.capability].resolved.capability, grant.entry, leaf),
             scope: lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null
           };
         }
@@ -9892,12 +9647,11 @@ var init_resolve = __esm({
       /** The global scope contributions on one platform: command-less leaves, in the host's order. */
       globalScopeOn(bit) {
         const scopes = /* @__PURE__ */ new Map();
-        for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
-          const expansion = this.grantExpansions[grantIndex];
-          if (expansion.scopeOnly.length === 0 || !(this.capabilities[this.grantCapabilities[grantIndex]].on & 1 << bit))
-            continue;
-          for (const leafIndex of expansion.scopeOnly) {
-            const leaf = expansion.leaves[leafIndex];
+        this.grants.forEach((grant, grantIndex) => {
+          if (grant.expansion.scopeOnly.length === 0 || !(this.capabilities[grant.capability].on & 1 << bit))
+            return;
+          for (const leafIndex of grant.expansion.scopeOnly) {
+            const leaf = grant.expansion.leaves[leafIndex];
             if (!(this.leafOn(leaf) & 1 << bit))
               continue;
             const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
@@ -9911,7 +9665,7 @@ var init_resolve = __esm({
               global.deny.push(value);
             global.contributions.push({ key: leaf.key, scope, provenance });
           }
-        }
+        });
         return scopes;
       }
       /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
@@ -11584,6 +11338,22 @@ var init_cfg = __esm({
     };
     MAX_KEY_LENGTH = 4096;
     MAX_DEPTH = 32;
+  }
+});
+
+// dist/capabilities/load/shared-work.js
+var sharedLoadWork;
+var init_shared_work = __esm({
+  "dist/capabilities/load/shared-work.js"() {
+    "use strict";
+    sharedLoadWork = {
+      /** Committed `acl-manifests.json` texts parsed and shape-checked. */
+      manifestsParsed: 0,
+      /** Committed manifests compared with the release catalog (per text and app facts). */
+      manifestsCompared: 0,
+      /** `Cargo.lock` texts read into packages. */
+      lockFilesParsed: 0
+    };
   }
 });
 
@@ -14738,8 +14508,6 @@ function valueAt(root2, path46) {
   return current;
 }
 function loneSurrogateEscape(text2) {
-  if (text2.indexOf("\\u") === -1)
-    return -1;
   const escape3 = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
   for (let match2 = escape3.exec(text2); match2; match2 = escape3.exec(text2)) {
     let backslashes = 0;
@@ -14960,19 +14728,18 @@ var init_document = __esm({
       format;
       value;
       parseError;
-      treeCache;
+      treeBox;
       lines;
       tomlArrays;
-      jsonArrays;
       tomlKeys;
-      constructor(absolutePath, file, text2, format3, value, parseError, treeCache) {
+      constructor(absolutePath, file, text2, format3, value, parseError, treeBox = {}) {
         this.absolutePath = absolutePath;
         this.file = file;
         this.text = text2;
         this.format = format3;
         this.value = value;
         this.parseError = parseError;
-        this.treeCache = treeCache;
+        this.treeBox = treeBox;
         this.lines = new LineIndex(text2);
       }
       /** `invalidUtf8At`: where the file's bytes stopped being UTF-8 (see `decodeUtf8`), if they did. */
@@ -15024,12 +14791,21 @@ var init_document = __esm({
         }
         return new _SourceDocument(absolutePath, file, text2, format3, value, void 0, void 0);
       }
+      /**
+       * The same text read at another path (a copy of a file in another app): shares the parsed value and,
+       * once built, the syntax tree; names and positions are this path's. Nothing changes a parsed value.
+       */
+      at(absolutePath, file) {
+        if (absolutePath === this.absolutePath && file === this.file)
+          return this;
+        return new _SourceDocument(absolutePath, file, this.text, this.format, this.value, this.parseError, this.treeBox);
+      }
       /** The syntax tree of a valid JSON document, built on first use. */
       get tree() {
-        if (this.treeCache === void 0 && this.format === "json" && this.parseError === void 0) {
-          this.treeCache = jsonTree(this.text);
+        if (this.treeBox.tree === void 0 && this.format === "json" && this.parseError === void 0) {
+          this.treeBox.tree = jsonTree(this.text);
         }
-        return this.treeCache;
+        return this.treeBox.tree;
       }
       get ok() {
         return this.parseError === void 0;
@@ -15163,21 +14939,15 @@ var init_document = __esm({
       arrayItemSpans(arrayPath) {
         return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
       }
-      /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
         const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
         if (array === NO_NODE || tree.kind(array) !== "array")
           return void 0;
-        this.jsonArrays ??= /* @__PURE__ */ new Map();
-        let items = this.jsonArrays.get(array);
-        if (!items) {
-          items = [];
-          for (let i = 0; i < tree.childCount(array); i++) {
-            const child = tree.child(array, i);
-            items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
-          }
-          this.jsonArrays.set(array, items);
+        const items = [];
+        for (let i = 0; i < tree.childCount(array); i++) {
+          const child = tree.child(array, i);
+          items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
         }
         return items;
       }
@@ -15399,8 +15169,8 @@ function appFolders(folder) {
 }
 function staysInside(file, root2) {
   try {
-    const real = (0, import_node_fs3.realpathSync)(file);
-    const base = (0, import_node_fs3.realpathSync)(root2);
+    const real = import_node_fs3.realpathSync.native(file);
+    const base = import_node_fs3.realpathSync.native(root2);
     const relative3 = import_node_path4.default.relative(base, real);
     return relative3 === "" || !relative3.startsWith("..") && !import_node_path4.default.isAbsolute(relative3);
   } catch {
@@ -15419,7 +15189,7 @@ async function readAppVersions(srcTauri, history, relative3, maxBytes) {
       continue;
     const file = relative3(lock);
     const crates = /* @__PURE__ */ new Map();
-    for (const { name, version } of lockedPackages(read.text)) {
+    for (const { name, version } of lockedPackagesOf(read.text)) {
       const catalog = history.catalogOfCrate(name);
       if (catalog)
         crates.set(catalog, { crate: name, version, source: "Cargo.lock", file });
@@ -15445,6 +15215,12 @@ async function readAppVersions(srcTauri, history, relative3, maxBytes) {
     }
   }
   return { crates: /* @__PURE__ */ new Map() };
+}
+function lockedPackagesOf(text2) {
+  return lockTexts.get(text2, () => {
+    sharedLoadWork.lockFilesParsed++;
+    return lockedPackages(text2);
+  });
 }
 function lockedPackages(text2) {
   const packages = [];
@@ -15525,16 +15301,19 @@ async function dependencyRequirements(text2, workspace) {
   }
   return out;
 }
-var import_node_fs3, import_node_path4, APP_FILE_NAMES;
+var import_node_fs3, import_node_path4, APP_FILE_NAMES, lockTexts;
 var init_cargo = __esm({
   "dist/capabilities/load/cargo.js"() {
     "use strict";
     import_node_fs3 = require("node:fs");
     import_node_path4 = __toESM(require("node:path"), 1);
+    init_bounded_memo();
     init_json();
+    init_shared_work();
     init_versions();
     init_read();
     APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
+    lockTexts = new BoundedMemo(32);
   }
 });
 
@@ -15595,7 +15374,7 @@ async function readLock(folders, root2, maxBytes) {
       continue;
     const read = readTextFile(file, maxBytes);
     if (read.ok)
-      return { file, packages: lockedPackages(read.text) };
+      return { file, packages: lockedPackagesOf(read.text) };
   }
   return void 0;
 }
@@ -18240,11 +18019,11 @@ async function collectCodeWindowLabels(srcTauri, base) {
   const rustRoot = import_node_path8.default.join(srcTauri, "src");
   const appRoot = import_node_path8.default.basename(srcTauri) === "src-tauri" ? import_node_path8.default.dirname(srcTauri) : srcTauri;
   const relative3 = (file) => import_node_path8.default.relative(base, file).split(import_node_path8.default.sep).join("/") || ".";
-  const rustFiles = await sourceFiles(rustRoot, RUST, void 0, budget);
+  const rustFiles = sourceFiles(rustRoot, RUST, void 0, budget);
   const scanned = new Set(rustFiles);
   const modules = [];
   for (const file of rustFiles) {
-    const source = await text(file, budget);
+    const source = text(file, budget);
     scanRust(source, relative3(file), out);
     modules.push({ file, source, depth: 0, loadedByPath: false });
   }
@@ -18254,11 +18033,11 @@ async function collectCodeWindowLabels(srcTauri, base) {
     if (next.depth >= MAX_MODULE_DEPTH)
       continue;
     for (const { file, loadedByPath } of declaredModules(next.source, next.file, next.loadedByPath)) {
-      if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository))
+      if (scanned.has(file) || budget.files <= 0 || !exists(file) || !staysInside(file, repository))
         continue;
       scanned.add(file);
       budget.files--;
-      const source = await text(file, budget);
+      const source = text(file, budget);
       if (!source)
         continue;
       scanRust(source, relative3(file), out);
@@ -18270,9 +18049,16 @@ async function collectCodeWindowLabels(srcTauri, base) {
   if (outsideRoot.length)
     out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
   out.searched.push("the app's frontend sources");
-  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
-    scanFrontend(await text(file, budget), relative3(file), out);
+  for (const file of sourceFiles(appRoot, FRONTEND, srcTauri, budget))
+    scanFrontend(text(file, budget), relative3(file), out);
   return out;
+}
+function exists(file) {
+  try {
+    return (0, import_node_fs5.statSync)(file, { throwIfNoEntry: false }) !== void 0;
+  } catch {
+    return false;
+  }
 }
 function listed(files) {
   const shown = files.slice(0, LISTED_MODULES).join(", ");
@@ -18297,13 +18083,13 @@ function declaredModules(source, file, loadedByPath) {
   }
   return files;
 }
-async function sourceFiles(root2, extensions, skip, budget) {
+function sourceFiles(root2, extensions, skip, budget) {
   const files = [];
-  const visit3 = async (dir) => {
+  const visit3 = (dir) => {
     noteRead("folders", dir);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = (0, import_node_fs5.readdirSync)(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -18313,7 +18099,7 @@ async function sourceFiles(root2, extensions, skip, budget) {
       if (entry.isDirectory()) {
         if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith("."))
           continue;
-        await visit3(full);
+        visit3(full);
       } else if (entry.isFile() && extensions.some((ext2) => entry.name.endsWith(ext2)) && !entry.name.endsWith(".d.ts")) {
         if (budget.files-- <= 0)
           return;
@@ -18321,17 +18107,17 @@ async function sourceFiles(root2, extensions, skip, budget) {
       }
     }
   };
-  await visit3(root2);
+  visit3(root2);
   return files;
 }
-async function text(file, budget) {
+function text(file, budget) {
   noteRead("files", file);
   try {
-    const info = await lstat(file);
+    const info = (0, import_node_fs5.lstatSync)(file);
     if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes)
       return "";
     budget.bytes -= info.size;
-    return await readFile(file, "utf8");
+    return (0, import_node_fs5.readFileSync)(file, "utf8");
   } catch {
     return "";
   }
@@ -18540,11 +18326,11 @@ function plausibleInCode(matches, pattern, code) {
   const literalStart = pattern.split(/[*?[]/, 1)[0];
   return code.prefixes.some(({ label: prefix2 }) => literalStart.startsWith(prefix2) || prefix2.startsWith(literalStart));
 }
-var import_node_path8, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, RUST_APP_URL, MAX_URLS_TRACED, MAX_HELPER_CALLS, JS_STRING, JS_TEMPLATE, FUNCTION_HEAD;
+var import_node_fs5, import_node_path8, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, RUST_APP_URL, MAX_URLS_TRACED, MAX_HELPER_CALLS, JS_STRING, JS_TEMPLATE, FUNCTION_HEAD;
 var init_window_labels = __esm({
   "dist/capabilities/load/window-labels.js"() {
     "use strict";
-    init_promises();
+    import_node_fs5 = require("node:fs");
     import_node_path8 = __toESM(require("node:path"), 1);
     init_cargo();
     init_read();
@@ -19072,6 +18858,59 @@ var init_platform = __esm({
   }
 });
 
+// lazy-fs-promises:fs/promises
+function access(...args) {
+  return load().access(...args);
+}
+function chmod(...args) {
+  return load().chmod(...args);
+}
+function chown(...args) {
+  return load().chown(...args);
+}
+function lstat(...args) {
+  return load().lstat(...args);
+}
+function mkdir(...args) {
+  return load().mkdir(...args);
+}
+function mkdtemp(...args) {
+  return load().mkdtemp(...args);
+}
+function open(...args) {
+  return load().open(...args);
+}
+function readFile(...args) {
+  return load().readFile(...args);
+}
+function readdir(...args) {
+  return load().readdir(...args);
+}
+function realpath(...args) {
+  return load().realpath(...args);
+}
+function rename(...args) {
+  return load().rename(...args);
+}
+function rm(...args) {
+  return load().rm(...args);
+}
+function stat(...args) {
+  return load().stat(...args);
+}
+function statfs(...args) {
+  return load().statfs(...args);
+}
+function symlink(...args) {
+  return load().symlink(...args);
+}
+var loaded, load;
+var init_promises = __esm({
+  "lazy-fs-promises:fs/promises"() {
+    load = () => loaded ??= require("node:fs/promises");
+  }
+});
+
 // dist/capabilities/catalog/manifest-compare.js
 function compareManifest(key, manifest, reference, context) {
   const differences = [];
@@ -19402,6 +19241,20 @@ var init_manifest_compare = __esm({
     sameList = (a2, b2) => a2.length === b2.length && a2.every((x2, i) => x2 === b2[i]);
     sortedStrings = (list) => [...new Set(list)].sort();
     quoteAll = (list) => list.map((item) => `"${item}"`).join(", ");
+  }
+});
+
+// dist/capabilities/catalog/builtin.js
+function loadBuiltinManifests() {
+  const read = (name) => readPackageJson("data", name);
+  builtins ??= { ...read("core-acl-manifest.json"), ...read("plugins-acl-manifest.json") };
+  return Promise.resolve(builtins);
+}
+var builtins;
+var init_builtin = __esm({
+  "dist/capabilities/catalog/builtin.js"() {
+    "use strict";
+    init_package_files();
   }
 });
 
@@ -19743,6 +19596,42 @@ var init_file_names = __esm({
   "dist/core/file-names.js"() {
     "use strict";
     import_node_path9 = __toESM(require("node:path"), 1);
+  }
+});
+
+// dist/capabilities/load/committed-manifests.js
+function parseCommittedManifest(absolutePath, file, text2, invalidUtf8At) {
+  const parse4 = () => {
+    sharedLoadWork.manifestsParsed++;
+    const document = SourceDocument.parse(absolutePath, file, text2, "json", void 0, invalidUtf8At, CAPABILITY_WORDING);
+    const checked2 = document.ok ? checkAclManifests(document.value) : { manifests: {}, problems: [] };
+    return { serial: ++serials, document, ...checked2 };
+  };
+  if (invalidUtf8At !== void 0)
+    return parse4();
+  const parsed = parsedManifests.get(text2, parse4);
+  return { ...parsed, document: parsed.document.at(absolutePath, file) };
+}
+function compareCommittedManifest(parsed, facts, compare2) {
+  return comparedManifests.get(`${parsed.serial}\0${facts}`, () => {
+    sharedLoadWork.manifestsCompared++;
+    return compare2();
+  });
+}
+var MAX_PARSED, MAX_COMPARED, parsedManifests, comparedManifests, serials;
+var init_committed_manifests = __esm({
+  "dist/capabilities/load/committed-manifests.js"() {
+    "use strict";
+    init_bounded_memo();
+    init_document();
+    init_manifest_shape();
+    init_shared_work();
+    init_wording2();
+    MAX_PARSED = 32;
+    MAX_COMPARED = 64;
+    parsedManifests = new BoundedMemo(MAX_PARSED);
+    comparedManifests = new BoundedMemo(MAX_COMPARED);
+    serials = 0;
   }
 });
 
@@ -20201,7 +20090,7 @@ function gitCheckoutFolder(cargoHome, crate, url, maxBytes) {
       if (!revision.isDirectory() || !/^[0-9a-f]{7,64}$/.test(revision.name) || !commit.toLowerCase().startsWith(revision.name))
         continue;
       const checkout = import_node_path10.default.join(checkouts, database.name, revision.name);
-      if ((0, import_node_fs5.lstatSync)(import_node_path10.default.join(checkout, ".cargo-ok"), { throwIfNoEntry: false })?.isFile() !== true)
+      if ((0, import_node_fs6.lstatSync)(import_node_path10.default.join(checkout, ".cargo-ok"), { throwIfNoEntry: false })?.isFile() !== true)
         return { why: `its checkout ${checkout} is unfinished (no .cargo-ok; run cargo fetch)` };
       const dir = crateFolder(checkout, crate, maxBytes);
       return dir === void 0 ? { why: `no package named ${crate} in its checkout ${checkout}` } : { dir };
@@ -20258,7 +20147,7 @@ function packageName(file, maxBytes) {
 function sortedEntries(dir) {
   noteRead("folders", dir);
   try {
-    return (0, import_node_fs5.readdirSync)(dir, { withFileTypes: true }).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    return (0, import_node_fs6.readdirSync)(dir, { withFileTypes: true }).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
   } catch {
     return [];
   }
@@ -20267,18 +20156,18 @@ function registryIndexes(cargoHome) {
   const src = import_node_path10.default.join(cargoHome, "registry", "src");
   noteRead("folders", src);
   try {
-    return (0, import_node_fs5.readdirSync)(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => import_node_path10.default.join(src, entry.name)).sort();
+    return (0, import_node_fs6.readdirSync)(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => import_node_path10.default.join(src, entry.name)).sort();
   } catch {
     return [];
   }
 }
-var import_node_path10, import_node_fs5, COMMIT, CHECKOUT_NAME, CHECKOUT_SEARCH, CRATE_NAME, SEMVER;
+var import_node_path10, import_node_fs6, COMMIT, CHECKOUT_NAME, CHECKOUT_SEARCH, CRATE_NAME, SEMVER;
 var init_build_plugins = __esm({
   "dist/capabilities/load/build-plugins.js"() {
     "use strict";
     import_node_path10 = __toESM(require("node:path"), 1);
     init_json();
-    import_node_fs5 = require("node:fs");
+    import_node_fs6 = require("node:fs");
     init_read();
     init_read_log();
     init_permission_files();
@@ -21205,7 +21094,7 @@ async function discoverApps(root2) {
       apps.push(dir);
       return;
     }
-    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir, ".gitignore") : ignores;
+    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir) : ignores;
     const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const child of children) {
       const full = import_node_path11.default.join(dir, child.name);
@@ -21217,77 +21106,11 @@ async function discoverApps(root2) {
   await visit3(root2, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }));
   return truncated === void 0 ? { apps } : { apps, truncated };
 }
-async function appsTheCliFinds(dir) {
-  const repository = repositoryRoot(dir);
-  if (repository === void 0)
-    return { apps: [] };
-  let repositoryReal;
-  try {
-    repositoryReal = (0, import_node_fs6.realpathSync)(repository);
-  } catch {
-    return { apps: [] };
-  }
-  const apps = [];
-  let folders = 0;
-  let truncated;
-  const visit3 = async (folder, depth, ignores) => {
-    if (++folders > MAX_FOLDERS) {
-      truncated ??= `the search for the app below ${dir} stopped at ${import_node_path11.default.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
-      return;
-    }
-    noteRead("folders", folder);
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
-      apps.push(folder);
-      return;
-    }
-    if (depth === CLI_LOOKUP_DEPTH)
-      return;
-    let rules = ignores;
-    for (const name of [".gitignore", ".taurignore"])
-      if (entries.some((e) => e.isFile() && e.name === name))
-        rules = withIgnoreFile(rules, dir, folder, name);
-    const children = entries.filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink())).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
-    for (const child of children) {
-      const full = import_node_path11.default.join(folder, child.name);
-      if (isIgnored(rules, dir, full))
-        continue;
-      if (child.isSymbolicLink()) {
-        if (await linkedApp(full, repositoryReal))
-          apps.push(full);
-        continue;
-      }
-      await visit3(full, depth + 1, rules);
-    }
-  };
-  await visit3(dir, 0, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(CLI_DEFAULT_IGNORES));
-  const sorted2 = apps.sort();
-  return truncated === void 0 ? { apps: sorted2 } : { apps: sorted2, truncated };
-}
-async function linkedApp(link, repositoryReal) {
-  let real;
-  try {
-    real = (0, import_node_fs6.realpathSync)(link);
-  } catch {
-    return false;
-  }
-  if (!isWithin(real, repositoryReal) || await pathKind(real) !== "directory")
-    return false;
-  for (const name of CLI_CONFIG_NAMES)
-    if (await pathKind(import_node_path11.default.join(real, name)) === "file")
-      return true;
-  return false;
-}
-function withIgnoreFile(parent, root2, dir, name) {
+function withIgnoreFile(parent, root2, dir) {
   let text2 = "";
-  noteRead("files", import_node_path11.default.join(dir, name));
+  noteRead("files", import_node_path11.default.join(dir, ".gitignore"));
   try {
-    text2 = (0, import_node_fs6.readFileSync)(import_node_path11.default.join(dir, name), "utf8").slice(0, 256 * 1024);
+    text2 = (0, import_node_fs7.readFileSync)(import_node_path11.default.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);
   } catch {
   }
   const folder = import_node_path11.default.relative(root2, dir).split(import_node_path11.default.sep).join("/");
@@ -21306,11 +21129,11 @@ function relativeToRoot(line, folder) {
 function isIgnored(matcher, root2, folder) {
   return matcher.ignores(`${import_node_path11.default.relative(root2, folder).split(import_node_path11.default.sep).join("/")}/`);
 }
-var import_node_fs6, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, CLI_CONFIG_NAMES, CLI_LOOKUP_DEPTH, CLI_DEFAULT_IGNORES, IGNORE_CASE;
+var import_node_fs7, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, IGNORE_CASE;
 var init_apps = __esm({
   "dist/capabilities/load/apps.js"() {
     "use strict";
-    import_node_fs6 = require("node:fs");
+    import_node_fs7 = require("node:fs");
     init_promises();
     import_node_path11 = __toESM(require("node:path"), 1);
     import_ignore = __toESM(require_ignore(), 1);
@@ -21319,16 +21142,6 @@ var init_apps = __esm({
     APP_CONFIG_NAMES = ["tauri.conf.json", "Tauri.toml"];
     NEVER_WALKED = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn", "target", "gen"]);
     MAX_FOLDERS = 2e4;
-    CLI_CONFIG_NAMES = [
-      "tauri.conf.json",
-      "tauri.conf.json5",
-      "Tauri.toml",
-      "tauri.linux.conf.json",
-      "tauri.linux.conf.json5",
-      "Tauri.linux.toml"
-    ];
-    CLI_LOOKUP_DEPTH = 3;
-    CLI_DEFAULT_IGNORES = ["node_modules/", "target/"];
     IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
   }
 });
@@ -21602,7 +21415,7 @@ async function jsPackageVersions(frontendDir, options) {
 }
 function realOr(folder) {
   try {
-    return (0, import_node_fs7.realpathSync)(folder);
+    return (0, import_node_fs8.realpathSync)(folder);
   } catch {
     return import_node_path13.default.resolve(folder);
   }
@@ -21771,11 +21584,11 @@ function pnpmValues(text2, paths) {
   }
   return paths.map((keys) => found.get(keys.join("\0"))).filter((value) => value !== void 0);
 }
-var import_node_fs7, import_node_path13, LOCKFILES, SCOPE;
+var import_node_fs8, import_node_path13, LOCKFILES, SCOPE;
 var init_js_lockfile = __esm({
   "dist/capabilities/frontend/js-lockfile.js"() {
     "use strict";
-    import_node_fs7 = require("node:fs");
+    import_node_fs8 = require("node:fs");
     import_node_path13 = __toESM(require("node:path"), 1);
     init_main();
     init_read();
@@ -23604,7 +23417,7 @@ function readBundlerConfig(root2, maxBytes, parser) {
   const config = { root: root2, alias: {}, inputs: [] };
   let names;
   try {
-    names = (0, import_node_fs8.readdirSync)(root2);
+    names = (0, import_node_fs9.readdirSync)(root2);
   } catch {
     return config;
   }
@@ -23739,12 +23552,12 @@ function pathValue(node, dir) {
       return void 0;
   }
 }
-var import_node_path14, import_node_fs8, CONFIG_NAMES;
+var import_node_path14, import_node_fs9, CONFIG_NAMES;
 var init_bundler_config = __esm({
   "dist/capabilities/frontend/bundler-config.js"() {
     "use strict";
     import_node_path14 = __toESM(require("node:path"), 1);
-    import_node_fs8 = require("node:fs");
+    import_node_fs9 = require("node:fs");
     init_read();
     CONFIG_NAMES = [
       "vite.config.ts",
@@ -23765,7 +23578,7 @@ function followBuildCommands(root2, build2, maxBytes) {
   const scriptsOf = (dir) => {
     let scripts = scriptsMemo.get(dir);
     if (scripts === void 0) {
-      const manifest = readManifest2(dir, maxBytes);
+      const manifest = readManifest(dir, maxBytes);
       scripts = manifest && isPlainObject(manifest.scripts) ? manifest.scripts : {};
       scriptsMemo.set(dir, scripts);
     }
@@ -23920,7 +23733,7 @@ function workspacePackages(root2, maxBytes) {
         patterns.push(item[1]);
     }
   } else {
-    const manifest = readManifest2(root2, maxBytes);
+    const manifest = readManifest(root2, maxBytes);
     const workspaces = manifest?.workspaces;
     const list = Array.isArray(workspaces) ? workspaces : isPlainObject(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
     for (const item of list)
@@ -23938,7 +23751,7 @@ function workspacePackages(root2, maxBytes) {
     let folders = [base];
     if (wildcard) {
       try {
-        folders = (0, import_node_fs9.readdirSync)(base, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== "node_modules").map((entry) => import_node_path15.default.join(base, entry.name));
+        folders = (0, import_node_fs10.readdirSync)(base, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== "node_modules").map((entry) => import_node_path15.default.join(base, entry.name));
       } catch {
         folders = [];
       }
@@ -23946,14 +23759,14 @@ function workspacePackages(root2, maxBytes) {
     for (const folder of folders.slice(0, MAX_PACKAGES)) {
       if (packages.size >= MAX_PACKAGES)
         return packages;
-      const name = readManifest2(folder, maxBytes)?.name;
+      const name = readManifest(folder, maxBytes)?.name;
       if (typeof name === "string" && !packages.has(name))
         packages.set(name, folder);
     }
   }
   return packages;
 }
-function readManifest2(dir, maxBytes) {
+function readManifest(dir, maxBytes) {
   const manifest = readTextFile(import_node_path15.default.join(dir, "package.json"), maxBytes);
   if (!manifest.ok)
     return void 0;
@@ -23966,7 +23779,7 @@ function readManifest2(dir, maxBytes) {
 }
 function isFile(file) {
   try {
-    return (0, import_node_fs9.statSync)(file).isFile();
+    return (0, import_node_fs10.statSync)(file).isFile();
   } catch {
     return false;
   }
@@ -24002,14 +23815,14 @@ function shellCommands(text2, args) {
   }
   return commands;
 }
-var import_node_path15, import_node_fs9, MAX_DEPTH3, MAX_COMMANDS, MAX_PACKAGES, RUNTIMES, PACKAGE_MANAGERS, ENTRY_FILE, RUN_ALL;
+var import_node_path15, import_node_fs10, MAX_DEPTH3, MAX_COMMANDS, MAX_PACKAGES, RUNTIMES, PACKAGE_MANAGERS, ENTRY_FILE, RUN_ALL;
 var init_build_commands = __esm({
   "dist/capabilities/frontend/build-commands.js"() {
     "use strict";
     import_node_path15 = __toESM(require("node:path"), 1);
     init_json();
     init_read();
-    import_node_fs9 = require("node:fs");
+    import_node_fs10 = require("node:fs");
     MAX_DEPTH3 = 6;
     MAX_COMMANDS = 200;
     MAX_PACKAGES = 200;
@@ -24041,13 +23854,13 @@ async function scanFrontend2(options) {
     return void 0;
   let boundaryReal;
   try {
-    boundaryReal = (0, import_node_fs10.realpathSync)(options.boundary);
+    boundaryReal = (0, import_node_fs11.realpathSync)(options.boundary);
   } catch {
     boundaryReal = options.boundary;
   }
   const outside = (file) => {
     try {
-      return !isWithin(import_node_fs10.realpathSync.native(file), boundaryReal);
+      return !isWithin(import_node_fs11.realpathSync.native(file), boundaryReal);
     } catch {
       return true;
     }
@@ -24063,8 +23876,7 @@ async function scanFrontend2(options) {
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
   const srcTauri = import_node_path16.default.resolve(options.srcTauri);
-  const configBesideFrontend = import_node_path16.default.basename(srcTauri) !== "src-tauri" && import_node_path16.default.dirname(srcTauri) === import_node_path16.default.resolve(options.appRoot);
-  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) && !configBesideFrontend ? srcTauri : void 0;
+  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) ? srcTauri : void 0;
   const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path16.default.relative(root2, file)) || import_node_path16.default.relative(root2, file).split(import_node_path16.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
   const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path16.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
   const resolverOptions = {
@@ -24080,10 +23892,9 @@ async function scanFrontend2(options) {
     ...resolverOptions,
     ...tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}
   });
-  let aliases = bundler.alias;
   if (tsconfig && /tsconfig/i.test(resolver.sync(root2, "./package.json").error ?? "")) {
-    aliases = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
-    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias: aliases });
+    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
     notes.push(`${show2(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
   }
   const groups = await entryGroups(root2, bundler, options, notes, show2);
@@ -24092,19 +23903,6 @@ async function scanFrontend2(options) {
   const thirdParty = /* @__PURE__ */ new Set();
   const specifiers = /* @__PURE__ */ new Set();
   const texts = /* @__PURE__ */ new Map();
-  const aliasKeys = Object.keys(aliases).sort((a2, b2) => b2.length - a2.length);
-  const resolveRequest = (dir, request) => {
-    const matching = aliasKeys.filter((key) => request === key || request.startsWith(`${key}/`));
-    if (matching.length < 2)
-      return resolver.sync(dir, request).path;
-    for (const key of matching)
-      for (const target2 of aliases[key] ?? []) {
-        const found = resolver.sync(dir, target2 + request.slice(key.length)).path;
-        if (found)
-          return found;
-      }
-    return void 0;
-  };
   const resolutions = /* @__PURE__ */ new Map();
   const resolve4 = (file, request) => {
     const key = `${import_node_path16.default.dirname(file)}\0${request}`;
@@ -24119,7 +23917,7 @@ async function scanFrontend2(options) {
       };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolveRequest(import_node_path16.default.dirname(file), clean);
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path16.default.dirname(file), clean).path;
       if (resolved) {
         if (resolved.split(import_node_path16.default.sep).includes("node_modules")) {
           const name = packageName2(clean);
@@ -24710,7 +24508,7 @@ function sourceFilesUnder(dir) {
   const visit3 = (folder) => {
     let entries;
     try {
-      entries = (0, import_node_fs10.readdirSync)(folder, { withFileTypes: true });
+      entries = (0, import_node_fs11.readdirSync)(folder, { withFileTypes: true });
     } catch {
       return;
     }
@@ -24749,7 +24547,7 @@ function tsconfigPaths(file, maxBytes) {
 }
 function pathKindSync(file) {
   try {
-    return (0, import_node_fs10.statSync)(file).isFile() ? "file" : "other";
+    return (0, import_node_fs11.statSync)(file).isFile() ? "file" : "other";
   } catch {
     return "other";
   }
@@ -24821,13 +24619,13 @@ function modulesCalledUnseen(unread, requestsOf, fileOf) {
   }
   return reached;
 }
-var import_node_module, import_node_path16, import_node_fs10, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
+var import_node_module, import_node_path16, import_node_fs11, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
 var init_scan = __esm({
   "dist/capabilities/frontend/scan.js"() {
     "use strict";
     import_node_module = require("node:module");
     import_node_path16 = __toESM(require("node:path"), 1);
-    import_node_fs10 = require("node:fs");
+    import_node_fs11 = require("node:fs");
     init_file_names();
     init_read();
     init_analyze();
@@ -24965,11 +24763,8 @@ __export(project_exports, {
   CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
   HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
   HOST_FOLDER_WALK: () => HOST_FOLDER_WALK,
-  NOT_AN_APP: () => NOT_AN_APP,
-  findAppFolder: () => findAppFolder,
   findSrcTauri: () => findSrcTauri,
   loadProject: () => loadProject,
-  notOneApp: () => notOneApp,
   relativeFile: () => relativeFile,
   reloadCapabilityFiles: () => reloadCapabilityFiles
 });
@@ -24979,26 +24774,6 @@ async function findSrcTauri(dir) {
   if (await pathKind(import_node_path18.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
-}
-async function findAppFolder(dir) {
-  const srcTauri = await findSrcTauri(dir);
-  if (srcTauri)
-    return { srcTauri };
-  const { apps, truncated } = await appsTheCliFinds(dir);
-  if (truncated !== void 0)
-    return { truncated };
-  if (apps.length > 1)
-    return { several: apps.map((app) => `${import_node_path18.default.relative(dir, app)}/`) };
-  return apps[0] === void 0 ? {} : { srcTauri: apps[0] };
-}
-function notOneApp(found, choose) {
-  if (found.truncated !== void 0)
-    return `${found.truncated}; ${choose}`;
-  if (found.several === void 0)
-    return void 0;
-  const named2 = found.several.slice(0, MAX_NAMED_APPS).join(", ");
-  const more = found.several.length - MAX_NAMED_APPS;
-  return `${found.several.length} folders below it hold an app config (${named2}${more > 0 ? `, and ${more} more` : ""}), and the Tauri CLI run there builds whichever its walk meets first, in the order the file system lists them; ${choose}`;
 }
 async function loadProject(options) {
   const read = newReadLog();
@@ -25126,24 +24901,13 @@ async function locateInputs(options, found, problem) {
     const appDir = resolve4(options.app);
     if (await pathKind(appDir) !== "directory")
       throw new FatalError(`--app ${options.app}: no such folder`);
-    const found2 = await findAppFolder(appDir);
-    const notOne = notOneApp(found2, "pass --app with one of them");
-    if (notOne !== void 0)
-      throw new FatalError(`--app ${options.app}: ${notOne}`);
-    srcTauri = found2.srcTauri;
+    srcTauri = await findSrcTauri(appDir);
     if (!srcTauri)
-      throw new FatalError(`--app ${options.app}: ${NOT_AN_APP}`);
+      throw new FatalError(`--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
   } else if (paths.length === 0) {
-    if (options.discover === false)
-      srcTauri = await findSrcTauri(cwd);
-    else {
-      const found2 = await findAppFolder(cwd);
-      const notOne = notOneApp(found2, "run caplint in one of them, or pass --app DIR");
-      if (notOne !== void 0)
-        throw new FatalError(`this folder: ${notOne}`);
-      srcTauri = found2.srcTauri;
-      if (!srcTauri)
-        throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
+    srcTauri = await findSrcTauri(cwd);
+    if (!srcTauri && options.discover !== false) {
+      throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
     }
   }
   for (const given of paths) {
@@ -25194,20 +24958,19 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
     project.catalog.useVersions(history, releases);
   const addManifest = async (absolute) => {
     const file = relativeFile(cwd, absolute);
-    const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
+    const parsed = readManifestFile(absolute, cwd, maxBytes, problem);
     const context = {
       history,
       releases,
-      file,
-      absolutePath: absolute,
-      project,
+      builtFrom: (key) => builtFrom(project.build, key),
+      hostCrate: project.versions?.crates.get("core")?.crate,
       raw: await loadBuiltinManifests()
     };
-    project.catalog.add(checkedAgainstBuiltins(manifests, builtins2, context), {
-      origin: "manifest",
-      file
-    });
-    project.manifestDocuments.push(document);
+    const compared = compareCommittedManifest(parsed, comparisonFacts(parsed.manifests, context), () => checkedAgainstBuiltins(parsed.manifests, builtins2, context));
+    for (const difference of compared.differences)
+      project.manifestDifferences.push({ ...difference, file, absolutePath: absolute });
+    project.catalog.add(compared.manifests, { origin: "manifest", file });
+    project.manifestDocuments.push(parsed.document);
   };
   if (srcTauri) {
     project.srcTauri = srcTauri;
@@ -25330,11 +25093,18 @@ async function assembleProject(context, read) {
     project.documents.push(document);
     if (!document.ok)
       continue;
-    const { capabilities, overLimits } = capabilitiesIn(document);
-    for (const over of overLimits)
-      problem(document.absolutePath, over.message, over.path);
-    for (const capability of capabilities)
+    const budget = new FileBudget();
+    for (const object of capabilityObjects(document.value)) {
+      const capability = toCapability(object, {
+        file: document.file,
+        absolutePath: document.absolutePath
+      });
+      if (!capability)
+        continue;
+      for (const over of limitCapability(capability, budget))
+        problem(document.absolutePath, over.message, over.path);
       project.capabilities.push(capability);
+    }
   }
   for (const item of context.config.problems)
     project.problems.push(item);
@@ -25369,33 +25139,13 @@ async function assembleProject(context, read) {
   contexts.set(project, context);
   return project;
 }
-function capabilitiesIn(document) {
-  let made = documentCapabilities.get(document);
-  if (made)
-    return made;
-  made = { capabilities: [], overLimits: [] };
-  const budget = new FileBudget();
-  for (const object of capabilityObjects(document.value)) {
-    const capability = toCapability(object, {
-      file: document.file,
-      absolutePath: document.absolutePath
-    });
-    if (!capability)
-      continue;
-    made.overLimits.push(...limitCapability(capability, budget));
-    made.capabilities.push(capability);
-  }
-  documentCapabilities.set(document, made);
-  return made;
-}
 function configFileSpelling(configPath) {
   return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(import_node_path18.default.basename(configPath)) ? "tauri" : void 0;
 }
 async function completeCatalog(context, project) {
-  const identifiers = project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier));
-  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
+  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(identifiers) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -25487,18 +25237,7 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  if (import_node_path18.default.basename(srcTauri) === "src-tauri")
-    return import_node_path18.default.dirname(srcTauri);
-  const parent = import_node_path18.default.dirname(srcTauri);
-  if (parent !== srcTauri && !isFileSync(import_node_path18.default.join(srcTauri, "package.json")) && isFileSync(import_node_path18.default.join(parent, "package.json"))) {
-    const repository = repositoryRoot(srcTauri);
-    if (repository !== void 0 && repository !== srcTauri && isWithin(parent, repository))
-      return parent;
-  }
-  return srcTauri;
-}
-function isFileSync(file) {
-  return (0, import_node_fs11.statSync)(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  return import_node_path18.default.basename(srcTauri) === "src-tauri" ? import_node_path18.default.dirname(srcTauri) : srcTauri;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
@@ -25511,8 +25250,15 @@ async function readBuildScript(srcTauri, maxBytes, project) {
   const read = readTextFile(file, maxBytes);
   return read.ok ? read.text : void 0;
 }
+function realPathOr(folder) {
+  try {
+    return import_node_fs12.realpathSync.native(folder);
+  } catch {
+    return folder;
+  }
+}
 async function outsideApp(file, appRoot, project) {
-  const target = await leavesRoot(file, await realpath(appRoot).catch(() => appRoot));
+  const target = await leavesRoot(file, realPathOr(appRoot));
   if (target !== void 0)
     project.outsideLinks.push({ file, target });
   return target !== void 0;
@@ -25541,18 +25287,18 @@ async function permissionFolderManifest(dir, parseFile, problem, project, bounda
   }
   return manifestFromPermissionFiles(values);
 }
-async function readManifestFile(file, cwd, maxBytes, problem) {
+function readManifestFile(file, cwd, maxBytes, problem) {
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok)
     throw new FatalError(`${name}: ${read.message}`);
-  const document = SourceDocument.parse(file, name, read.text, "json", void 0, read.invalidUtf8At, CAPABILITY_WORDING);
+  const parsed = parseCommittedManifest(file, name, read.text, read.invalidUtf8At);
+  const document = parsed.document;
   if (!document.ok)
     throw new FatalError(`${name}: ${document.parseError.message}`);
-  const { manifests, problems: problems2 } = checkAclManifests(document.value);
-  for (const p of problems2)
+  for (const p of parsed.problems)
     problem(file, `${p.message} (the app's build rejects this manifest)`, p.path, document);
-  return { manifests, document };
+  return parsed;
 }
 async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   const found = await readAppVersions(srcTauri, history, (absolute) => relativeFile(cwd, absolute), maxBytes);
@@ -25590,14 +25336,23 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
     project.notes.push(`${unchecked2.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
   return releases;
 }
+function builtFrom(build2, key) {
+  const source = build2?.plugins.get(historyCatalogOf(key))?.source;
+  return source?.kind === "path" && source.dir === void 0 ? "registry" : source?.kind;
+}
+function comparisonFacts(manifests, context) {
+  const releases = context.releases ? [...context.releases].map(([catalog, r]) => [catalog, r.crate, r.version, r.source]) : null;
+  const built = Object.keys(manifests).map((key) => context.builtFrom(key) ?? null);
+  return JSON.stringify([releases, built, context.hostCrate ?? null]);
+}
 function checkedAgainstBuiltins(manifests, builtins2, context) {
+  const reported = [];
   const out = {};
-  const hostCrate = context.project.versions?.crates.get("core")?.crate;
+  const hostCrate = context.hostCrate;
   const fileSpelling = Object.entries(manifests).map(([key, raw]) => spellingOfManifest(key, raw)).find((found) => found !== void 0) ?? (hostCrate === "tauri" ? "tauri" : "host");
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
-    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
+    const built = context.builtFrom(key);
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -25616,22 +25371,17 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     if (source === "registry")
       differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
     for (const difference of differences)
-      context.project.manifestDifferences.push({
-        ...difference,
-        message: spellQuotedNames(difference.message, fileSpelling),
-        file: context.file,
-        absolutePath: context.absolutePath
-      });
+      reported.push({ ...difference, message: spellQuotedNames(difference.message, fileSpelling) });
     const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
     out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
   }
-  return out;
+  return { manifests: out, differences: reported };
 }
-var import_node_fs11, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
+var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
-    import_node_fs11 = require("node:fs");
+    import_node_fs12 = require("node:fs");
     init_promises();
     import_node_path18 = __toESM(require("node:path"), 1);
     init_json();
@@ -25653,6 +25403,7 @@ var init_project = __esm({
     init_file_names();
     init_read();
     init_errors();
+    init_committed_manifests();
     init_permission_files();
     init_read_log();
     init_autogenerated();
@@ -25662,15 +25413,12 @@ var init_project = __esm({
     init_window_labels();
     CAPABILITY_EXTENSIONS = [".json", ".toml"];
     HOST_CONFIG_NAME = /^(tauri(\.[A-Za-z]+)?\.conf\.json5?|Tauri(\.[A-Za-z]+)?\.toml)$/;
-    NOT_AN_APP = "not an app folder (no src-tauri/, capabilities/ or tauri.conf.json in it, nor a tauri.conf.json in the folders below it the Tauri CLI searches)";
-    MAX_NAMED_APPS = 5;
     relativeFile = displayFile;
     contexts = /* @__PURE__ */ new WeakMap();
     HOST_FOLDER_WALK = {
       skipFolder: (name) => name === "schemas",
       folderLikeFile: "is a directory with a capability file extension; skipped"
     };
-    documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
   }
 });
@@ -25841,9 +25589,12 @@ function resolvePlatformGroups(project, platforms = TARGETS) {
 function isPlatformIndependent(project) {
   if (project.capabilities.some((capability) => capability.platforms !== void 0 || capability.configPlatforms !== void 0))
     return false;
-  for (const key of project.catalog.keys())
-    if (project.catalog.mayLimitPlatforms(key))
-      return false;
+  for (const key of project.catalog.keys()) {
+    const manifest = project.catalog.get(key);
+    for (const permission of Object.values(manifest.permissions))
+      if (permission.platforms !== void 0)
+        return false;
+  }
   return true;
 }
 function fingerprint(model) {
@@ -35930,30 +35681,16 @@ var init_terminal_text = __esm({
     workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
-      given;
+      target;
       closed = false;
       guard = new WorkflowCommandGuard();
-      made;
-      /**
-       * `target` given as a function is asked for on first use: Node makes `process.stdout` and
-       * `process.stderr` when they are first read (on a pipe, with the net streams behind them: 6 M
-       * instructions each), and a run that writes nothing to one of them need not make it.
-       */
-      constructor(given) {
-        this.given = given;
-        if (typeof given !== "function")
-          this.made = this.guarded(given);
-      }
-      guarded(target) {
+      constructor(target) {
+        this.target = target;
         target.on?.("error", (error) => {
           if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED")
             throw error;
           this.closed = true;
         });
-        return target;
-      }
-      get target() {
-        return this.made ??= this.guarded(this.given());
       }
       get isTTY() {
         return this.target.isTTY;
@@ -35976,8 +35713,6 @@ var init_terminal_text = __esm({
       write(chunk) {
         if (this.closed)
           return false;
-        if (chunk === "")
-          return true;
         try {
           return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
@@ -36048,13 +35783,9 @@ var init_config_section = __esm({
           config.app = import_node_path20.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
-          const { findAppFolder: findAppFolder2, notOneApp: notOneApp2, NOT_AN_APP: NOT_AN_APP2 } = await Promise.resolve().then(() => (init_project(), project_exports));
-          const found = await findAppFolder2(config.app);
-          const notOne = notOneApp2(found, 'set "app" to one of them');
-          if (notOne !== void 0)
-            throw new FatalError(`${place.at("app")}: "app": ${app}: ${notOne}`);
-          if (found.srcTauri === void 0)
-            throw new FatalError(`${place.at("app")}: "app": ${app} is ${NOT_AN_APP2}`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -36200,14 +35931,13 @@ function rulesToStart(rules, settings) {
     ...runnable.filter((rule) => rule.runsLast)
   ];
 }
-var NO_FINDINGS, RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
+var RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
     init_suppressions();
     init_wording();
-    NO_FINDINGS = Object.freeze([]);
     RuleRun = class {
       options;
       found = [];
@@ -36280,14 +36010,9 @@ var init_run_rules = __esm({
         const text2 = this.options.words?.(rule, finding);
         this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text2, fix));
       }
-      /**
-       * The findings taken since the last call (a recording hands them out line by line, and nearly every
-       * line has none: those share one empty list instead of a new one each).
-       */
+      /** The findings taken since the last call (a recording hands them out line by line). */
       take() {
         const found = this.found;
-        if (found.length === 0)
-          return NO_FINDINGS;
         this.found = [];
         return found;
       }
@@ -38137,7 +37862,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await schemaProblemsOf(document) : []
+    problems: document.ok ? await validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -38229,14 +37954,6 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     notes: [...project.notes ?? []]
   };
 }
-function schemaProblemsOf(document) {
-  let problems2 = schemaProblems.get(document);
-  if (!problems2) {
-    problems2 = validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format);
-    schemaProblems.set(document, problems2);
-  }
-  return problems2;
-}
 function repeatedFields(document) {
   const repeated = document.repeatedKeys();
   if (repeated.length === 0)
@@ -38281,7 +37998,7 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path21, schemaProblems, NOWHERE;
+var import_node_path21, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
@@ -38299,7 +38016,6 @@ var init_lint = __esm({
     init_types3();
     init_validate();
     init_library_options();
-    schemaProblems = /* @__PURE__ */ new WeakMap();
     NOWHERE = {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -39003,7 +38719,7 @@ async function putInPlace(file, temporary, existing) {
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
     return true;
-  return access(file, import_node_fs12.constants.W_OK).then(() => false, () => true);
+  return access(file, import_node_fs13.constants.W_OK).then(() => false, () => true);
 }
 async function keepOwner(temporary, existing) {
   const created = await stat(temporary);
@@ -39049,7 +38765,7 @@ function extendedAttributes() {
   return loadedAttributes;
 }
 async function copyInPlace(temporary, file, before) {
-  const handle = await open(file, import_node_fs12.constants.O_WRONLY | import_node_fs12.constants.O_NOFOLLOW);
+  const handle = await open(file, import_node_fs13.constants.O_WRONLY | import_node_fs13.constants.O_NOFOLLOW);
   const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
@@ -39075,7 +38791,7 @@ async function copyInPlace(temporary, file, before) {
   }
 }
 async function syncFolder(folder) {
-  const handle = await open(folder, import_node_fs12.constants.O_RDONLY).catch(() => void 0);
+  const handle = await open(folder, import_node_fs13.constants.O_RDONLY).catch(() => void 0);
   if (!handle)
     return;
   await handle.sync().catch(() => {
@@ -39109,7 +38825,7 @@ async function openReport(target) {
   if (info?.isBlockDevice())
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
-    const handle = await open(file, import_node_fs12.constants.O_WRONLY | import_node_fs12.constants.O_APPEND);
+    const handle = await open(file, import_node_fs13.constants.O_WRONLY | import_node_fs13.constants.O_APPEND);
     return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
@@ -39188,12 +38904,12 @@ function temporaryName() {
   const { randomBytes } = (0, import_node_module3.createRequire)(__caplintBundleUrl)("node:crypto");
   return randomBytes(6).toString("hex");
 }
-var import_node_module3, import_node_fs12, import_node_path23, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
+var import_node_module3, import_node_fs13, import_node_path23, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
 var init_file_output = __esm({
   "dist/core/file-output.js"() {
     "use strict";
     import_node_module3 = require("node:module");
-    import_node_fs12 = require("node:fs");
+    import_node_fs13 = require("node:fs");
     init_promises();
     import_node_path23 = __toESM(require("node:path"), 1);
     init_read();
@@ -39329,7 +39045,7 @@ function lintSettings(settings, rules) {
   };
 }
 function checkCapabilities(request) {
-  return new CheckSession().run(request);
+  return new CheckSession({ once: true }).run(request);
 }
 function diskState(outcome, planned) {
   const reread = new Set(planned.flatMap(({ check: check2 }) => [
@@ -39345,7 +39061,7 @@ function unchangedOnDisk(state) {
   return true;
 }
 function signature(file) {
-  const info = (0, import_node_fs13.statSync)(file, { throwIfNoEntry: false });
+  const info = (0, import_node_fs14.statSync)(file, { throwIfNoEntry: false });
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing";
 }
 function requestKey(request) {
@@ -39475,11 +39191,11 @@ function unfixableNotes(project, result) {
   }
   return [...left].map(([file, count]) => `${oneLine2(file)}: ${count} fixable ${count === 1 ? "finding was" : "findings were"} left: TOML arrays of tables ([[permissions]]) and multi-line strings have no safe edit; fix by hand`);
 }
-var import_node_fs13, import_node_path24, FRONTEND_RULES, CheckSession;
+var import_node_fs14, import_node_path24, FRONTEND_RULES, CheckSession;
 var init_check_run = __esm({
   "dist/capabilities/check-run.js"() {
     "use strict";
-    import_node_fs13 = require("node:fs");
+    import_node_fs14 = require("node:fs");
     import_node_path24 = __toESM(require("node:path"), 1);
     init_cargo();
     init_diagnostics();
@@ -39502,6 +39218,11 @@ var init_check_run = __esm({
       "unused-dangerous-permission"
     ];
     CheckSession = class {
+      options;
+      /** `once`: the session runs one check, so it keeps nothing for a next one. */
+      constructor(options = {}) {
+        this.options = options;
+      }
       last;
       /**
        * Runs a check. `changed`: the absolute paths changed since the last run of the same request (an
@@ -39530,7 +39251,7 @@ var init_check_run = __esm({
         }
         const { planned, config, configFiles, diffs } = await checkAll(request);
         const outcome = outcomeOf(planned.map((p) => p.check), config, configFiles);
-        if (request.fix === void 0)
+        if (request.fix === void 0 && !this.options.once)
           this.last = { request: key, planned, config, configFiles, disk: diskState(outcome, planned) };
         return diffs ? { ...outcome, diffs } : outcome;
       }
@@ -42082,15 +41803,15 @@ function isInsideOrEqual(file, folder) {
 }
 function nearestExistingFolder(folder) {
   let current = folder;
-  while (!(0, import_node_fs14.existsSync)(current) && import_node_path29.default.dirname(current) !== current)
+  while (!(0, import_node_fs15.existsSync)(current) && import_node_path29.default.dirname(current) !== current)
     current = import_node_path29.default.dirname(current);
   return current;
 }
-var import_node_fs14, import_node_path29, DEBOUNCE_MS, WatchedPaths;
+var import_node_fs15, import_node_path29, DEBOUNCE_MS, WatchedPaths;
 var init_watch = __esm({
   "dist/core/watch.js"() {
     "use strict";
-    import_node_fs14 = require("node:fs");
+    import_node_fs15 = require("node:fs");
     import_node_path29 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
@@ -44190,7 +43911,7 @@ async function mkdirsInSnapshot(root2, file, folders) {
 }
 async function createInSnapshot(root2, file, mode, folders) {
   await mkdirsInSnapshot(root2, file, folders);
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs15.constants;
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs16.constants;
   return open(import_node_path31.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
 }
 async function streamBlobs(top, objects, maxBytes, onBlob) {
@@ -44297,11 +44018,11 @@ function gitEnvironment() {
 function spawnGit(args, options) {
   return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
 }
-var import_node_fs15, import_node_os, import_node_path31, READ_FILES, SKIPPED_SEGMENT, MAX_FILES2, MAX_REF_LENGTH, MAX_TOTAL_BYTES2, MAX_LISTING_BYTES, BLOB_MODES, MAX_LINK_BYTES, MAX_LINK_HOPS;
+var import_node_fs16, import_node_os, import_node_path31, READ_FILES, SKIPPED_SEGMENT, MAX_FILES2, MAX_REF_LENGTH, MAX_TOTAL_BYTES2, MAX_LISTING_BYTES, BLOB_MODES, MAX_LINK_BYTES, MAX_LINK_HOPS;
 var init_git_snapshot = __esm({
   "dist/capabilities/load/git-snapshot.js"() {
     "use strict";
-    import_node_fs15 = require("node:fs");
+    import_node_fs16 = require("node:fs");
     init_promises();
     import_node_os = require("node:os");
     import_node_path31 = __toESM(require("node:path"), 1);
@@ -47825,6 +47546,13 @@ function jsoncParser3() {
   jsonc2 ??= (init_main(), __toCommonJS(main_exports));
   return jsonc2;
 }
+function parseLine(text2) {
+  try {
+    return { ok: true, value: JSON.parse(text2) };
+  } catch (error) {
+    return syntaxError2(text2, error);
+  }
+}
 function mayHaveInexactNumbers(text2) {
   return INEXACT_NUMBER.test(text2);
 }
@@ -47861,13 +47589,14 @@ function syntaxError2(text2, error) {
     const code = jsoncParser3().printParseErrorCode(first.error);
     const atEnd = first.offset >= text2.length || code === "UnexpectedEndOfString";
     return {
+      ok: false,
       message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`,
       offset: first.offset
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   const position2 = /position (\d+)/.exec(message);
-  return { message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
+  return { ok: false, message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
 }
 function locate(tree, path46, target) {
   const { node, depth } = deepestNode(tree, path46);
@@ -49002,7 +48731,7 @@ var init_listing = __esm({
 function lexiconEntry(word) {
   if (!LEMMA.test(word))
     return void 0;
-  const text2 = lexicon ??= (0, import_node_fs16.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  const text2 = lexicon ??= (0, import_node_fs17.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
   let low = 0;
   let high = text2.length;
   while (low < high) {
@@ -49176,11 +48905,11 @@ function splitName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs16, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
+var import_node_fs17, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
-    import_node_fs16 = require("node:fs");
+    import_node_fs17 = require("node:fs");
     init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
@@ -52880,7 +52609,7 @@ async function compileAtRuntime2() {
     Promise.resolve().then(() => __toESM(require__(), 1)),
     Promise.resolve().then(() => __toESM(require_dist(), 1))
   ]);
-  const schema = JSON.parse((0, import_node_fs17.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
+  const schema = JSON.parse((0, import_node_fs18.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
   const ajv = new Ajv2020({
     allErrors: true,
     strict: false
@@ -52894,11 +52623,11 @@ async function compileAtRuntime2() {
     implementation: compile4(MCP_SCHEMA_ROOTS.implementation)
   };
 }
-var import_node_fs17, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
+var import_node_fs18, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
 var init_schema2 = __esm({
   "dist/mcp/schema.js"() {
     "use strict";
-    import_node_fs17 = require("node:fs");
+    import_node_fs18 = require("node:fs");
     init_package_files();
     MCP_SCHEMA_FILE = "mcp-schema-2025-11-25.json";
     MCP_SCHEMA_ID = "https://modelcontextprotocol.io/schema/2025-11-25/schema.json";
@@ -53718,19 +53447,6 @@ function checkServerLine(line, report2) {
     located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
 }
-function prepared(definition) {
-  let fields = PREPARED.get(definition);
-  if (!fields) {
-    const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length
-    };
-    PREPARED.set(definition, fields);
-  }
-  return fields;
-}
 function knownType(type) {
   if (type !== lastType) {
     lastType = type;
@@ -53778,8 +53494,7 @@ function checkServerEvent(event, at, report2) {
     });
     return void 0;
   }
-  if (!isClean(event, known.fields ??= prepared(known.definition), known.type, at, true))
-    reportFields(event, known.definition, known.type, at, report2, true);
+  checkFields(event, known.definition, known.type, at, report2, true);
   return { type: known.type, event, at };
 }
 function checkClientLine(line, report2) {
@@ -53799,6 +53514,19 @@ function checkClientLine(line, report2) {
     path: ["type"],
     target: "value"
   });
+}
+function prepared(definition) {
+  let fields = PREPARED.get(definition);
+  if (!fields) {
+    const list = Object.entries(definition.fields);
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length
+    };
+    PREPARED.set(definition, fields);
+  }
+  return fields;
 }
 function checkFields(object, definition, name, at, report2, hasType2 = false) {
   const fields = prepared(definition);
@@ -53983,7 +53711,7 @@ function expected(def) {
       return "a JSON value";
   }
 }
-var hasOwn, AT_TOP, IN_ENVELOPE, PREPARED, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, flawed, noteFlaw, HINTS4;
+var hasOwn, AT_TOP, IN_ENVELOPE, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, PREPARED, flawed, noteFlaw, HINTS4;
 var init_check_fields = __esm({
   "dist/events/check-fields.js"() {
     "use strict";
@@ -53994,13 +53722,13 @@ var init_check_fields = __esm({
     hasOwn = Object.prototype.hasOwnProperty;
     AT_TOP = [];
     IN_ENVELOPE = ["event"];
-    PREPARED = /* @__PURE__ */ new Map();
     INTEGER_KINDS = /* @__PURE__ */ new Set(["int", "nullableInt", "tokens"]);
     KNOWN_TYPES = new Map(SERVER_EVENT_TYPES.map((type) => {
       const definition = SERVER_EVENTS[type];
       const hasIntegers = Object.values(definition.fields).some((field2) => INTEGER_KINDS.has(field2.kind));
       return [type, { type, definition, hasIntegers }];
     }));
+    PREPARED = /* @__PURE__ */ new Map();
     flawed = false;
     noteFlaw = () => {
       flawed = true;
@@ -54409,26 +54137,23 @@ function createLineValidator(options) {
       count("(invalid)");
       return;
     }
-    let parsed;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
       count("(invalid)");
-      const problem = syntaxError2(line, error);
       const report2 = {
         ruleId: "event-json",
         messageId: "invalidJson",
-        data: { problem: problem.message }
+        data: { problem: parsed.message }
       };
-      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, problem.offset + 1, problem.offset + 2);
+      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
       return;
     }
-    if (!isObject2(parsed)) {
+    if (!isObject2(parsed.value)) {
       count("(invalid)");
-      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
+      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
       return;
     }
-    let value = parsed;
+    let value = parsed.value;
     summary.events++;
     checkWriting(line, value);
     if (options.client) {
@@ -54452,7 +54177,7 @@ function createLineValidator(options) {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
       lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate2, 6);
-    if (!mayRepeatMembers(line, value))
+    if (propertiesWritten(line) === membersKept(value))
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
@@ -54511,35 +54236,27 @@ function jsonKind(value) {
     return "a JSON boolean";
   return "a JSON number";
 }
-function mayRepeatMembers(line, value) {
-  const kept = membersKept(value);
-  let colons = 0;
-  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
-    if (++colons > kept)
-      return propertiesWritten(line) !== kept;
-  return false;
-}
 function membersKept(value) {
   let count = 0;
-  let pending;
-  let next = value;
-  for (; ; ) {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object")
+      continue;
     if (Array.isArray(next)) {
       for (const item of next)
         if (item !== null && typeof item === "object")
-          (pending ??= []).push(item);
-    } else if (next !== null && typeof next === "object") {
-      for (const key in next) {
-        count++;
-        const item = next[key];
-        if (item !== null && typeof item === "object")
-          (pending ??= []).push(item);
-      }
+          pending.push(item);
+      continue;
     }
-    if (pending === void 0 || pending.length === 0)
-      return count;
-    next = pending.pop();
+    for (const key in next) {
+      count++;
+      const item = next[key];
+      if (item !== null && typeof item === "object")
+        pending.push(item);
+    }
   }
+  return count;
 }
 function hasOwnType(value) {
   return Object.prototype.hasOwnProperty.call(value, "type");
@@ -54593,10 +54310,10 @@ async function checkRecording(stream, file, absolutePath, options) {
     settings: { severityFor: (ruleId) => options.severityFor(ruleId, absolutePath) }
   });
   const diagnostics = [];
-  const keep = (taken, current) => {
-    if (taken.length === 0)
+  const keep = (found, current) => {
+    if (found.length === 0)
       return;
-    const found = [...taken].sort(byPosition);
+    found.sort(byPosition);
     if (options.live)
       options.live(found, current);
     else
@@ -54630,7 +54347,7 @@ async function openRecording(name, cwd) {
   if (info.isDirectory())
     throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
   const file = displayFile(cwd, absolutePath);
-  const stream = (0, import_node_fs18.createReadStream)(absolutePath);
+  const stream = (0, import_node_fs19.createReadStream)(absolutePath);
   const guarded = (async function* () {
     try {
       yield* stream;
@@ -54667,11 +54384,11 @@ function summaryJson(results) {
     toolCalls: summary.toolCalls
   }));
 }
-var import_node_fs18, import_node_path35;
+var import_node_fs19, import_node_path35;
 var init_run_events = __esm({
   "dist/events/run-events.js"() {
     "use strict";
-    import_node_fs18 = require("node:fs");
+    import_node_fs19 = require("node:fs");
     init_promises();
     import_node_path35 = __toESM(require("node:path"), 1);
     init_read();
@@ -54691,7 +54408,7 @@ async function streamedReport(format3, write, context) {
     case "github": {
       const reporter = await loadReporter(format3);
       return {
-        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS2 }, context)),
+        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)),
         end: () => void 0
       };
     }
@@ -54733,7 +54450,7 @@ async function streamedReport(format3, write, context) {
           ...config !== void 0 ? { config } : {}
         }, context);
         return extendJson ? JSON.stringify({ ...JSON.parse(text2), ...extendJson }, null, 2) + "\n" : text2;
-      }, reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
+      }, reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
     }
     case "sarif": {
       const [reporter, { sarifResult: sarifResult2, sarifRuleIndex: sarifRuleIndex2 }] = await Promise.all([
@@ -54746,7 +54463,7 @@ async function streamedReport(format3, write, context) {
         summary,
         ...notes ? { notes } : {},
         ...config !== void 0 ? { config } : {}
-      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
+      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
     }
   }
 }
@@ -54773,13 +54490,13 @@ ${indent.slice(2)}` : "") + full.slice(cut(full)));
     }
   };
 }
-var NO_FINDINGS2;
+var NO_FINDINGS;
 var init_streamed = __esm({
   "dist/core/reporters/streamed.js"() {
     "use strict";
     init_terminal_text();
     init_reporters();
-    NO_FINDINGS2 = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
+    NO_FINDINGS = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
   }
 });
 
@@ -55035,17 +54752,17 @@ var init_redact = __esm({
 // mcp-sdk-chunk:mcp-sdk
 var require_mcp_sdk = __commonJS({
   "mcp-sdk-chunk:mcp-sdk"(exports2, module2) {
-    var { readFileSync: readFileSync6 } = require("node:fs");
+    var { readFileSync: readFileSync7 } = require("node:fs");
     var Module = require("node:module");
     var path46 = require("node:path");
     var vm = require("node:vm");
     var file = path46.join(__dirname, "mcp-sdk.cjs");
     var cachedData;
     try {
-      cachedData = readFileSync6(file + ".cache");
+      cachedData = readFileSync7(file + ".cache");
     } catch {
     }
-    var script = new vm.Script(Module.wrap(readFileSync6(file, "utf8")), { filename: file, cachedData });
+    var script = new vm.Script(Module.wrap(readFileSync7(file, "utf8")), { filename: file, cachedData });
     var chunk = { exports: {} };
     script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path46.dirname(file));
     module2.exports = chunk.exports;
@@ -56650,7 +56367,7 @@ var init_convert = __esm({
 function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
-function capabilitiesIn2(project, file) {
+function capabilitiesIn(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
 }
 function placeAt(project, document, offset) {
@@ -56660,7 +56377,7 @@ function placeAt(project, document, offset) {
     const located = document.locate(path46);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
-  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn(project, document.absolutePath)) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
       if (found)
@@ -56788,7 +56505,7 @@ function suggestionsOf(hint) {
 function desktopActions(input, at, edit) {
   const { project, document, range: range2 } = input;
   const actions = [];
-  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn(project, document.absolutePath)) {
     const platforms = capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
     if (!platforms.some((platform) => platform === "android" || platform === "iOS"))
       continue;
@@ -57975,7 +57692,7 @@ async function analyzeApp(target, texts, settings, env, session, changed) {
 }
 function unsavedCapabilityFiles(srcTauri, texts) {
   const folder = import_node_path42.default.join(srcTauri, "capabilities") + import_node_path42.default.sep;
-  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs19.existsSync)(file));
+  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs20.existsSync)(file));
 }
 async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts, limit, wanted) {
   return withOpenBuffers(texts, async () => {
@@ -58019,11 +57736,11 @@ async function* slices(text2, wanted) {
     yield text2.slice(start, start + size);
   }
 }
-var import_node_fs19, import_node_os3, import_node_path42;
+var import_node_fs20, import_node_os3, import_node_path42;
 var init_analysis = __esm({
   "dist/lsp/analysis.js"() {
     "use strict";
-    import_node_fs19 = require("node:fs");
+    import_node_fs20 = require("node:fs");
     import_node_os3 = require("node:os");
     import_node_path42 = __toESM(require("node:path"), 1);
     init_index();
@@ -58055,20 +57772,6 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   });
   return shown;
 }
-function toldKey(d) {
-  const { start, end } = d.range;
-  return JSON.stringify([
-    d.ruleId,
-    d.severity,
-    d.messageId ?? null,
-    d.message,
-    d.hint ?? null,
-    start.line,
-    start.column,
-    end.line,
-    end.column
-  ]);
-}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -58089,7 +57792,7 @@ function isInsideReally(file, folder) {
     return false;
   const real = (target) => {
     try {
-      return (0, import_node_fs20.realpathSync)(target);
+      return (0, import_node_fs21.realpathSync)(target);
     } catch {
       const parent = import_node_path43.default.dirname(target);
       return parent === target ? target : import_node_path43.default.join(real(parent), import_node_path43.default.basename(target));
@@ -58101,11 +57804,11 @@ function isInside(file, folder) {
   const relative3 = import_node_path43.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path43.default.isAbsolute(relative3);
 }
-var import_node_fs20, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs21, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
-    import_node_fs20 = require("node:fs");
+    import_node_fs21 = require("node:fs");
     import_node_path43 = __toESM(require("node:path"), 1);
     import_node_url5 = require("node:url");
     init_esm5();
@@ -58125,8 +57828,6 @@ var init_workspace = __esm({
       settings = DEFAULT_SETTINGS;
       folders = [];
       owners = /* @__PURE__ */ new Map();
-      /** The owners found so far, for what must know one without waiting (the wait after a change). */
-      knownOwners = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
@@ -58150,25 +57851,7 @@ var init_workspace = __esm({
         this.timers.set(uri, setTimeout(() => {
           this.timers.delete(uri);
           this.guard(this.check(uri));
-        }, this.waitAfterChange(uri)));
-      }
-      /**
-       * How long a change waits for the next before its check starts: the debounce, or less when the
-       * document's app was last checked in less time than that. The wait saves checks made stale by the
-       * next keystroke; a check quicker than the wait costs less than the wait itself.
-       */
-      waitAfterChange(uri) {
-        const owner = this.knownOwners.get(uri);
-        const last = owner?.kind === "app" ? owner.app.lastCheckMs : void 0;
-        return last === void 0 ? this.settings.debounceMs : Math.min(this.settings.debounceMs, Math.ceil(last));
-      }
-      /** A document was opened: it is told its findings after its first check even when they did not change. */
-      opened(uri) {
-        void this.ownerOf(uri).then((owner) => {
-          if (owner.kind === "app")
-            owner.app.told.delete(uri);
-        });
-        this.changed(uri);
+        }, this.settings.debounceMs));
       }
       /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
       closed(uri) {
@@ -58178,7 +57861,6 @@ var init_workspace = __esm({
         this.timers.delete(uri);
         const owner = this.owners.get(uri);
         this.owners.delete(uri);
-        this.knownOwners.delete(uri);
         this.guard((async () => {
           const known = await owner;
           if (known?.kind === "app") {
@@ -58217,7 +57899,6 @@ var init_workspace = __esm({
         this.settings = settings;
         const open2 = this.documents.keys();
         this.owners.clear();
-        this.knownOwners.clear();
         for (const app of this.apps.values())
           this.forget(app);
         for (const uri of open2)
@@ -58335,10 +58016,7 @@ var init_workspace = __esm({
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
-              app.lastCheckMs = performance.now() - started;
-              this.logCheck(app, analysis, app.lastCheckMs);
-              if (app.dirty)
-                continue;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -58363,39 +58041,33 @@ var init_workspace = __esm({
         await Promise.all(below.map((app) => this.refresh(app)));
       }
       async publish(app, analysis) {
-        const byFile = /* @__PURE__ */ new Map();
-        for (const d of analysis.result.diagnostics) {
-          let list = byFile.get(d.absolutePath);
-          if (!list)
-            byFile.set(d.absolutePath, list = []);
-          list.push(d);
-        }
         const byUri = /* @__PURE__ */ new Map();
-        for (const [file, list] of byFile)
-          byUri.set((0, import_node_url5.pathToFileURL)(file).href, list);
-        for (const uri of app.told.keys())
+        for (const d of analysis.result.diagnostics) {
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
+          let list = byUri.get(uri);
+          if (!list)
+            byUri.set(uri, list = []);
+          list.push(toLspDiagnostic(d));
+        }
+        for (const uri of app.published)
           if (!byUri.has(uri))
             byUri.set(uri, []);
         for (const uri of this.documents.keys())
           if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app")
             byUri.set(uri, []);
-        for (const [uri, findings] of byUri) {
+        app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
+        for (const [uri, diagnostics] of byUri) {
           const owner = await this.owners.get(uri);
-          if (owner && (owner.kind !== "app" || owner.app !== app) && findings.length === 0)
+          if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
             continue;
-          const said = findings.map(toldKey).join("\n");
-          if (app.told.get(uri) === said)
-            continue;
-          app.told.set(uri, said);
-          await this.send(uri, findings.map(toLspDiagnostic));
+          await this.send(uri, diagnostics);
         }
       }
       forget(app) {
         this.apps.delete(app.key);
-        for (const [uri, said] of app.told)
-          if (said !== "")
-            void this.send(uri, []);
-        app.told.clear();
+        for (const uri of app.published)
+          void this.send(uri, []);
+        app.published.clear();
         app.analysis = void 0;
       }
       async hasOpenDocuments(app) {
@@ -58419,15 +58091,10 @@ var init_workspace = __esm({
       ownerOf(uri) {
         let owner = this.owners.get(uri);
         if (!owner) {
-          const found = this.classify(uri).catch((error) => {
+          owner = this.classify(uri).catch((error) => {
             this.report(error);
             return { kind: "none" };
-          }).then((known) => {
-            if (this.owners.get(uri) === found)
-              this.knownOwners.set(uri, known);
-            return known;
           });
-          owner = found;
           this.owners.set(uri, owner);
         }
         return owner;
@@ -58483,7 +58150,7 @@ var init_workspace = __esm({
             dirty: true,
             session: new CheckSession(),
             changes: "all",
-            told: /* @__PURE__ */ new Map()
+            published: /* @__PURE__ */ new Set()
           });
         return app;
       }
@@ -58616,7 +58283,7 @@ function runLanguageServer(streams) {
       applySettings(settings);
   });
   connection.onDidChangeWatchedFiles((change) => workspace.filesChanged(change.changes.map((c) => c.uri)));
-  documents.onDidOpen((event) => workspace.opened(event.document.uri));
+  documents.onDidOpen((event) => workspace.changed(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
   documents.listen(connection);
@@ -58777,7 +58444,7 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs21 = require("node:fs");
+var import_node_fs22 = require("node:fs");
 var import_node_path45 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
@@ -58785,10 +58452,7 @@ init_exit_codes();
 
 // dist/core/io.js
 function withStreams(io, streams) {
-  const descriptors = Object.getOwnPropertyDescriptors(io);
-  for (const name of Object.keys(streams))
-    delete descriptors[name];
-  return Object.defineProperties({}, { ...descriptors, ...Object.getOwnPropertyDescriptors(streams) });
+  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), streams);
 }
 
 // dist/cli/main.js
@@ -59011,9 +58675,8 @@ function invalidValue(option, flags, value, reason) {
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, {
-    // Asked for on first use: the bin's streams are made by Node when first read.
-    stdout: new SafeOutput(() => givenOptions.stdout),
-    stderr: new SafeOutput(() => givenOptions.stderr)
+    stdout: new SafeOutput(givenOptions.stdout),
+    stderr: new SafeOutput(givenOptions.stderr)
   });
   const { stderr } = options;
   let exitCode = 0;
@@ -59069,7 +58732,7 @@ function rejectMistypedCommand(options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = COMMAND_NAMES;
-  if (names.includes(first) || first === "help" || (0, import_node_fs21.existsSync)(import_node_path45.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs22.existsSync)(import_node_path45.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = names.join(", ");
