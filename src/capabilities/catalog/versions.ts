@@ -4,6 +4,7 @@
  * see data/acl-history.md). The built-in catalogs hold the newest content; this module turns them into
  * the catalog of the version an app locks.
  */
+import { BoundedMemo } from "../../core/bounded-memo.js";
 import { readPackageJson } from "../../core/package-files.js";
 import type { AclManifests, Manifest, PermissionDef, PermissionSetDef } from "./types.js";
 
@@ -298,6 +299,36 @@ export function newestMatching(
  * of that version. Versions that are pre-releases or outside 2.x are not versioned (the newest holds).
  */
 export function builtinsAt(
+  builtin: AclManifests,
+  history: VersionHistory,
+  locked: ReadonlyMap<string, LockedCrate>,
+): AclManifests {
+  // The first catalogs asked about are the shipped ones (read once per process); others are not memoised.
+  catalogsAt.builtin ??= builtin;
+  catalogsAt.history ??= history;
+  if (builtin !== catalogsAt.builtin || history !== catalogsAt.history)
+    return buildBuiltinsAt(builtin, history, locked);
+  // The version each catalog is taken at is all the result depends on (with the two shipped files).
+  const versions = [...locked].map(([catalog, lock]) =>
+    lock.source === "newest" ? `${catalog}=newest` : `${catalog}=${lock.version}`,
+  );
+  return catalogsAt.memo.get(versions.join("\u0000"), () =>
+    buildBuiltinsAt(builtin, history, locked),
+  );
+}
+
+/**
+ * builtinsAt's result per set of releases, for one pair of catalogs and history (the shipped ones,
+ * which every app of a run reads): the manifests in it were shared already (manifestAt), but the map
+ * over every built-in key was made per app. Nothing changes the map after it is built.
+ */
+const catalogsAt = {
+  builtin: undefined as AclManifests | undefined,
+  history: undefined as VersionHistory | undefined,
+  memo: new BoundedMemo<string, AclManifests>(64),
+};
+
+function buildBuiltinsAt(
   builtin: AclManifests,
   history: VersionHistory,
   locked: ReadonlyMap<string, LockedCrate>,
