@@ -8233,6 +8233,14 @@ function newestMatching(requirement, versions) {
   return accepted[accepted.length - 1];
 }
 function builtinsAt(builtin, history, locked) {
+  catalogsAt.builtin ??= builtin;
+  catalogsAt.history ??= history;
+  if (builtin !== catalogsAt.builtin || history !== catalogsAt.history)
+    return buildBuiltinsAt(builtin, history, locked);
+  const versions = [...locked].map(([catalog, lock]) => lock.source === "newest" ? `${catalog}=newest` : `${catalog}=${lock.version}`);
+  return catalogsAt.memo.get(versions.join("\0"), () => buildBuiltinsAt(builtin, history, locked));
+}
+function buildBuiltinsAt(builtin, history, locked) {
   const out = {};
   for (const [key, manifest] of Object.entries(builtin)) {
     const catalog = historyCatalogOf(key);
@@ -8329,10 +8337,11 @@ function buildManifestAt(key, manifest, catalog, history, version) {
 function sortKeys(record3) {
   return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
-var cached, VersionHistory, VERSION, isPrerelease, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
+var cached, VersionHistory, VERSION, isPrerelease, catalogsAt, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
 var init_versions = __esm({
   "dist/capabilities/catalog/versions.js"() {
     "use strict";
+    init_bounded_memo();
     init_package_files();
     VersionHistory = class {
       data;
@@ -8454,6 +8463,11 @@ var init_versions = __esm({
     };
     VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
     isPrerelease = (version) => parseVersion(version)?.pre !== void 0;
+    catalogsAt = {
+      builtin: void 0,
+      history: void 0,
+      memo: new BoundedMemo(64)
+    };
     LATEST_RELEASE = "2.999999.0";
     REMOTE_APP_COMMANDS_CHECKED_SINCE = "2.11.1";
     manifestsAt = /* @__PURE__ */ new WeakMap();
