@@ -3658,6 +3658,9 @@ function readPackageJson(...segments) {
     jsonCache.set(file, JSON.parse((0, import_node_fs.readFileSync)(file, "utf8")));
   return jsonCache.get(file);
 }
+function readPackageText(...segments) {
+  return (0, import_node_fs.readFileSync)(packageFile(...segments), "utf8");
+}
 function packageManifest() {
   return readPackageJson("package.json");
 }
@@ -4140,10 +4143,17 @@ function stringItems(value, path46) {
   });
   return items;
 }
-function unknownFields(object, path46, known, kind) {
+function unknownFields(object, at, known, kind) {
   const keys = Object.keys(object);
+  let unknownKeys;
+  for (const key of keys)
+    if (!known.includes(key))
+      (unknownKeys ??= []).push(key);
+  if (unknownKeys === void 0)
+    return [];
+  const path46 = "path" in at ? at.path : at;
   const siblings = new Set(keys);
-  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
+  return unknownKeys.map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -4153,20 +4163,20 @@ function unknownFileFields(value) {
   return keys.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
 function entryPath(capability, path46) {
-  const entry = capability.permissions.find((e) => samePath(e.path, path46));
+  const entry = capability.permissions.find((e) => entryIsAt(e, path46));
   return entry?.extended ? [...path46, "identifier"] : path46;
 }
-function toEntries(value, base, unknown) {
+function toEntries(value, list, unknown) {
   if (!Array.isArray(value))
     return [];
   const entries = [];
-  value.forEach((item, index) => {
-    const path46 = [...base, index];
+  for (let index = 0; index < value.length; index++) {
+    const item = value[index];
     if (typeof item === "string")
-      entries.push({ identifier: item, extended: false, path: path46 });
+      entries.push(new ListedEntry(item, false, list, index));
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry = { identifier: item.identifier, extended: true, path: path46 };
-      for (const field2 of unknownFields(item, path46, PERMISSION_ENTRY_FIELDS, "permission entry"))
+      const entry = new ListedEntry(item.identifier, true, list, index);
+      for (const field2 of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
       if ("allow" in item)
         entry.allow = Array.isArray(item.allow) ? item.allow : null;
@@ -4174,10 +4184,13 @@ function toEntries(value, base, unknown) {
         entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
-  });
+  }
   return entries;
 }
-var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD;
+function entryIsAt(entry, path46) {
+  return entry instanceof ListedEntry ? entry.isAt(path46) : samePath(entry.path, path46);
+}
+var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, ListedEntry;
 var init_capability = __esm({
   "dist/capabilities/model/capability.js"() {
     "use strict";
@@ -4197,13 +4210,39 @@ var init_capability = __esm({
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
     SUPPRESSION_FIELD = "caplint-disable";
+    ListedEntry = class {
+      identifier;
+      extended;
+      list;
+      index;
+      madePath = void 0;
+      constructor(identifier, extended, list, index) {
+        this.identifier = identifier;
+        this.extended = extended;
+        this.list = list;
+        this.index = index;
+      }
+      get path() {
+        return this.madePath ??= [...this.list, this.index];
+      }
+      /** Whether `path` is this entry's, without making its path. */
+      isAt(path46) {
+        const list = this.list;
+        if (path46.length !== list.length + 1 || path46[list.length] !== this.index)
+          return false;
+        for (let i = 0; i < list.length; i++)
+          if (path46[i] !== list[i])
+            return false;
+        return true;
+      }
+    };
   }
 });
 
 // dist/capabilities/rules/support/engine-helpers.js
 function entryOf(model, command) {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
-  const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
+  const entry = capability?.permissions.find((e) => entryIsAt(e, command.provenance.path));
   return capability && entry ? { capability, entry } : void 0;
 }
 function describeTargets(capability) {
@@ -4218,7 +4257,7 @@ function describeTargets(capability) {
 var init_engine_helpers = __esm({
   "dist/capabilities/rules/support/engine-helpers.js"() {
     "use strict";
-    init_location();
+    init_capability();
   }
 });
 
@@ -7555,7 +7594,7 @@ function findDangers(model, tools2, skip, earlier = []) {
         if (lent)
           reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
       }
-      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path)))
+      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
         continue;
       const reached = effective.filter((g) => hits.has(g));
       const found = {
@@ -7716,22 +7755,52 @@ function broadValues(model, found) {
     return [];
   const seen = /* @__PURE__ */ new Set();
   const values = [];
-  const add = (value) => {
-    if (values.length >= MAX_VALUES || broad(value) === void 0)
-      return;
-    const key = canonical(value);
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? []) {
+      work.scopeValues++;
+      if (values.length >= MAX_VALUES)
+        return values;
+      if (broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (seen.has(key))
+        continue;
+      seen.add(key);
+      values.push(value);
+    }
+  for (const { key, value } of globalBroadValues(model, found.danger)) {
+    work.scopeValues++;
+    if (values.length >= MAX_VALUES)
+      break;
     if (seen.has(key))
-      return;
+      continue;
     seen.add(key);
     values.push(value);
-  };
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? [])
-      add(value);
-  for (const key of dangerKeys(found.danger))
-    for (const value of model.globalScope.get(key)?.allow ?? [])
-      add(value);
+  }
   return values;
+}
+function globalBroadValues(model, danger) {
+  let byDanger = globalBroad.get(model);
+  if (!byDanger)
+    globalBroad.set(model, byDanger = /* @__PURE__ */ new Map());
+  let distinct = byDanger.get(danger);
+  if (distinct)
+    return distinct;
+  const keys = /* @__PURE__ */ new Set();
+  const made = [];
+  for (const scopeKey2 of dangerKeys(danger))
+    for (const value of model.globalScope.get(scopeKey2)?.allow ?? []) {
+      work.scopeValues++;
+      if (danger.broad(value) === void 0)
+        continue;
+      const key = canonical(value);
+      if (keys.has(key))
+        continue;
+      keys.add(key);
+      made.push({ key, value });
+    }
+  byDanger.set(danger, distinct = made);
+  return distinct;
 }
 function runsSomewhere(model, grant, capability) {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
@@ -7746,12 +7815,13 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
     init_location();
     init_json();
+    init_capability();
     init_normalize();
     init_work();
     init_glob();
@@ -7849,6 +7919,7 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
+    globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -8159,6 +8230,76 @@ var init_identifier = __esm({
     isAlnum = (c) => c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122;
     MAX_CHECKED_IDENTIFIERS = 5e4;
     checked = new BoundedMemo(MAX_CHECKED_IDENTIFIERS);
+  }
+});
+
+// dist/capabilities/catalog/builtin.js
+function loadBuiltinManifests() {
+  if (!builtins) {
+    const unread = /* @__PURE__ */ new Map();
+    for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
+      for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
+        unread.set(key, manifest);
+    const manifests = {};
+    for (const [key, manifest] of unread)
+      Object.defineProperty(manifests, key, {
+        get: () => manifest.read(),
+        enumerable: true,
+        configurable: false
+      });
+    unreadOf.set(manifests, unread);
+    builtins = manifests;
+  }
+  return Promise.resolve(builtins);
+}
+function unreadBuiltins(manifests) {
+  return unreadOf.get(manifests);
+}
+function topLevelManifests(text2) {
+  const members = [];
+  const starts = [];
+  for (let at = text2.indexOf('\n  "'); at !== -1; at = text2.indexOf('\n  "', at + 1))
+    starts.push(at + 3);
+  const end = text2.lastIndexOf("}");
+  const wholeFile = () => Object.entries(JSON.parse(text2)).map(([key, manifest]) => [key, readManifest(manifest)]);
+  if (!text2.startsWith("{\n") || starts.length === 0 || text2.slice(end + 1).trim() !== "")
+    return wholeFile();
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i];
+    const close = text2.indexOf('": ', start + 1);
+    const key = text2.slice(start + 1, close);
+    const valueEnd = i + 1 < starts.length ? text2.lastIndexOf(",", starts[i + 1]) : end;
+    const value = text2.slice(close + 3, valueEnd).trimEnd();
+    if (close === -1 || /["\\\n]/.test(key) || !value.startsWith("{") || !value.endsWith("}"))
+      return wholeFile();
+    members.push([key, unreadManifest(value)]);
+  }
+  return members;
+}
+function unreadManifest(text2) {
+  let parsed;
+  const escaped = text2.includes("\\u");
+  return {
+    read: () => {
+      if (!parsed) {
+        parsed = JSON.parse(text2);
+        manifestsParsed++;
+      }
+      return parsed;
+    },
+    mayHold: (field2) => escaped || text2.includes(`"${field2}"`)
+  };
+}
+function readManifest(manifest) {
+  return { read: () => manifest, mayHold: () => true };
+}
+var builtins, unreadOf, manifestsParsed;
+var init_builtin = __esm({
+  "dist/capabilities/catalog/builtin.js"() {
+    "use strict";
+    init_package_files();
+    unreadOf = /* @__PURE__ */ new WeakMap();
+    manifestsParsed = 0;
   }
 });
 
@@ -8514,16 +8655,18 @@ function commonMistakeCandidates(identifier) {
   }
   return [...candidates];
 }
-var Catalog, spelledManifests;
+var Catalog, Unread, spelledManifests;
 var init_catalog = __esm({
   "dist/capabilities/catalog/catalog.js"() {
     "use strict";
     init_identifier();
+    init_builtin();
     init_brand();
     init_did_you_mean();
     init_versions();
     init_types2();
     Catalog = class _Catalog {
+      /** Built-in manifests stay unread until a lookup names their key (see `read`). */
       manifests = /* @__PURE__ */ new Map();
       provenance = /* @__PURE__ */ new Map();
       identifierCache;
@@ -8545,10 +8688,17 @@ var init_catalog = __esm({
             }
           }
         }
-        for (const [key, manifest] of Object.entries(manifests)) {
-          this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
-          this.provenance.set(key, provenance);
-        }
+        const unread = provenance.origin === "builtin" ? unreadBuiltins(manifests) : void 0;
+        if (unread)
+          for (const [key, manifest] of unread) {
+            this.manifests.set(key, new Unread(manifest, [this.currentSpelling]));
+            this.provenance.set(key, provenance);
+          }
+        else
+          for (const [key, manifest] of Object.entries(manifests)) {
+            this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
+            this.provenance.set(key, provenance);
+          }
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8587,7 +8737,7 @@ var init_catalog = __esm({
           return this;
         this.currentSpelling = spelling;
         for (const [key, manifest] of this.manifests)
-          this.manifests.set(key, spelledManifest(key, manifest, spelling));
+          this.manifests.set(key, manifest instanceof Unread ? manifest.spelledAgain(spelling) : spelledManifest(key, manifest, spelling));
         this.identifierCache = void 0;
         this.suggestions.clear();
         this.known.clear();
@@ -8655,7 +8805,24 @@ var init_catalog = __esm({
         return this.manifests.has(key);
       }
       get(key) {
-        return this.manifests.get(key);
+        return this.read(key);
+      }
+      /** The manifest of `key`, read and spelled now when it was not yet. */
+      read(key) {
+        const manifest = this.manifests.get(key);
+        if (!(manifest instanceof Unread))
+          return manifest;
+        const spelled = manifest.spelled(key);
+        this.manifests.set(key, spelled);
+        return spelled;
+      }
+      /** Whether a permission of `key` may be limited to some platforms (a manifest not read yet answers from its text). */
+      mayLimitPlatforms(key) {
+        const manifest = this.manifests.get(key);
+        if (manifest instanceof Unread && !manifest.source.mayHold("platforms"))
+          return false;
+        const permissions = this.read(key)?.permissions ?? {};
+        return Object.values(permissions).some((permission) => permission.platforms !== void 0);
       }
       provenanceOf(key) {
         return this.provenance.get(key);
@@ -8672,7 +8839,7 @@ var init_catalog = __esm({
       }
       /** Top-level lookup order of a capability entry: default, then set, then permission (\u00a73.2). */
       lookupTopLevel(key, base) {
-        const manifest = this.manifests.get(key);
+        const manifest = this.read(key);
         if (!manifest)
           return void 0;
         base = spellName(key, base, this.currentSpelling);
@@ -8698,7 +8865,7 @@ var init_catalog = __esm({
         return this.identifierCache;
       }
       identifiersOf(key) {
-        const manifest = this.manifests.get(key);
+        const manifest = this.read(key);
         if (!manifest)
           return [];
         const prefix2 = key === APP_KEY ? "" : `${key}:`;
@@ -8748,6 +8915,23 @@ var init_catalog = __esm({
         for (const candidate of nearest(normalized, pool, max))
           push2(candidate);
         return out.slice(0, max);
+      }
+    };
+    Unread = class _Unread {
+      source;
+      spellings;
+      constructor(source, spellings) {
+        this.source = source;
+        this.spellings = spellings;
+      }
+      spelledAgain(spelling) {
+        return new _Unread(this.source, [...this.spellings, spelling]);
+      }
+      spelled(key) {
+        let manifest = this.source.read();
+        for (const spelling of this.spellings)
+          manifest = spelledManifest(key, manifest, spelling);
+        return manifest;
       }
     };
     spelledManifests = /* @__PURE__ */ new WeakMap();
@@ -8893,7 +9077,7 @@ var init_expand = __esm({
         try {
           this.walks = 0;
           const count = this.countLeaves(parts.key, manifest, setName, set);
-          if (count > this.bounds.leaves)
+          if (count > MAX_LEAVES_PER_ENTRY && count > this.bounds.leaves)
             return refused({ kind: "leaves", count, limit: this.bounds.leaves });
           expansion = this.expandSet(parts.key, manifest, setName, set);
         } catch (error) {
@@ -8936,7 +9120,7 @@ var init_expand = __esm({
       checkWalk(depth) {
         if (depth >= MAX_SET_DEPTH)
           throw new WalkRefused({ kind: "depth", limit: MAX_SET_DEPTH });
-        if (++this.walks > this.bounds.walks)
+        if (++this.walks > MAX_SET_WALKS_PER_ENTRY && this.walks > this.bounds.walks)
           throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
       }
       /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
@@ -9144,9 +9328,8 @@ var init_platform_model = __esm({
         for (let i = from; i < to; i++) {
           const grantIndex = found.grants[i];
           const leafIndex = found.leaves[i];
-          const grant = this.resolution.grant(grantIndex);
-          const leaf = grant.expansion.leaves[leafIndex];
-          const capability = this.capabilities[this.localIndex[grant.capability]];
+          const leaf = this.resolution.grantExpansion(grantIndex).leaves[leafIndex];
+          const capability = this.capabilities[this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]];
           const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
           for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
             entries.push({
@@ -9351,9 +9534,14 @@ var init_resolve = __esm({
       /** Problems of every capability entry, each once, with the platforms it holds on. */
       problems = [];
       models;
-      grants = [];
-      /** The capability of each grant, as a packed list: commands walk thousands of grants and need only this. */
+      /**
+       * The grants (one per permission entry of an active capability) as parallel lists, not an object
+       * each: they live for the whole run, and most are never looked at one by one. Commands walk
+       * thousands of grants and need only their capabilities.
+       */
       grantCapabilities = [];
+      grantEntries = [];
+      grantExpansions = [];
       /** Per platform bit, which capabilities can hold entries there (active, with a context), made on first use. */
       entryHolders = [];
       /** Grant indices per expansion: the entries that name one identifier. */
@@ -9381,28 +9569,33 @@ var init_resolve = __esm({
             continue;
           const index = capabilities.length;
           capabilities.push({ resolved: prepareCapability(capability, index), on });
-          this.firstGrant.push(this.grants.length);
-          const names = platformsOf(on, platforms);
-          for (const entry of capability.permissions) {
+          this.firstGrant.push(this.grantEntries.length);
+          let names;
+          const entries = capability.permissions;
+          for (let e = 0; e < entries.length; e++) {
+            const entry = entries[e];
             const expansion = expander.expandEntry(entry.identifier);
-            for (const problem of expansion.problems) {
+            const problems2 = expansion.problems;
+            for (let p = 0; p < problems2.length; p++) {
               this.problems.push({
-                ...problem,
+                ...problems2[p],
                 capability: capability.identifier,
                 file: capability.source.file,
                 path: entry.path,
                 identifier: entry.identifier,
-                platforms: names
+                platforms: names ??= platformsOf(on, platforms)
               });
             }
             let users = this.grantsOf.get(expansion);
             if (!users)
               this.grantsOf.set(expansion, users = []);
+            users.push(this.grantEntries.length);
             this.grantCapabilities.push(index);
-            users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
+            this.grantEntries.push(entry);
+            this.grantExpansions.push(expansion);
           }
         }
-        this.firstGrant.push(this.grants.length);
+        this.firstGrant.push(this.grantEntries.length);
         this.capabilities = capabilities;
         const signatures = platforms.map((_2, bit) => this.signatureOf(bit));
         const cores = [];
@@ -9499,22 +9692,27 @@ var init_resolve = __esm({
         const keys = [];
         let count = 0;
         for (let slot = 0; slot < slots; slot++) {
-          for (const grant of this.grantsOf.get(expansions[slot])) {
+          const grants = this.grantsOf.get(expansions[slot]);
+          const leaves = leavesOf[slot].length;
+          for (let g = 0; g < grants.length; g++) {
+            const grant = grants[g];
             if (!holders[this.grantCapabilities[grant]])
               continue;
             keys.push(grant * slots + slot);
-            count += leavesOf[slot].length;
+            count += leaves;
           }
         }
         const ordered = slots > 1 ? new Float64Array(keys).sort() : keys;
         const found = { grants: new Int32Array(count), leaves: new Int32Array(count) };
         let n = 0;
-        for (const key of ordered) {
+        for (let k = 0; k < ordered.length; k++) {
+          const key = ordered[k];
           const slot = key % slots;
           const grant = (key - slot) / slots;
-          for (const leaf of leavesOf[slot]) {
+          const leaves = leavesOf[slot];
+          for (let l = 0; l < leaves.length; l++) {
             found.grants[n] = grant;
-            found.leaves[n++] = leaf;
+            found.leaves[n++] = leaves[l];
           }
         }
         return found;
@@ -9555,8 +9753,8 @@ var init_resolve = __esm({
         }
         return [...seen];
       }
-      grant(index) {
-        return this.grants[index];
+      grantExpansion(index) {
+        return this.grantExpansions[index];
       }
       commandPatterns = /* @__PURE__ */ new Map();
       globalPatterns;
@@ -9572,7 +9770,7 @@ var init_resolve = __esm({
             for (const site of this.commandSites()[side].get(command) ?? []) {
               const leafBits = this.leafOn(site.expansion.leaves[site.leaf]);
               for (const grant of this.grantsOf.get(site.expansion))
-                masks.add(this.capabilities[this.grants[grant].capability].on & leafBits);
+                masks.add(this.capabilities[this.grantCapabilities[grant]].on & leafBits);
             }
           }
           pattern = this.bitPatterns(masks);
@@ -9584,10 +9782,13 @@ var init_resolve = __esm({
       sameGlobalScope(key, platformA, platformB) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
-          for (const grant of this.grants) {
-            const on = this.capabilities[grant.capability].on;
-            for (const leafIndex of grant.expansion.scopeOnly) {
-              const leaf = grant.expansion.leaves[leafIndex];
+          for (let grant = 0; grant < this.grantExpansions.length; grant++) {
+            const expansion = this.grantExpansions[grant];
+            if (expansion.scopeOnly.length === 0)
+              continue;
+            const on = this.capabilities[this.grantCapabilities[grant]].on;
+            for (const leafIndex of expansion.scopeOnly) {
+              const leaf = expansion.leaves[leafIndex];
               let masks = masksByKey.get(leaf.key);
               if (!masks)
                 masksByKey.set(leaf.key, masks = /* @__PURE__ */ new Set());
@@ -9625,7 +9826,7 @@ var init_resolve = __esm({
       allowedCommandLists(capabilityIndex, bit) {
         const lists = [];
         for (let g = this.firstGrant[capabilityIndex]; g < this.firstGrant[capabilityIndex + 1]; g++) {
-          const expansion = this.grants[g].expansion;
+          const expansion = this.grantExpansions[g];
           let perBit = this.allowedByExpansion.get(expansion);
           if (!perBit)
             this.allowedByExpansion.set(expansion, perBit = []);
@@ -9648,11 +9849,11 @@ var init_resolve = __esm({
           this.shared.set(grantIndex, perLeaf = []);
         let shared = perLeaf[leafIndex];
         if (!shared) {
-          const grant = this.grants[grantIndex];
-          const leaf = grant.expansion.leaves[leafIndex];
-          const lists = scopeLists(grant.entry, leaf);
+          const entry = this.grantEntries[grantIndex];
+          const leaf = this.grantExpansions[grantIndex].leaves[leafIndex];
+          const lists = scopeLists(entry, leaf);
           shared = perLeaf[leafIndex] = {
-            provenance: provenanceOf(this.capabilities[grant.capability].resolved.capability, grant.entry, leaf),
+            provenance: provenanceOf(this.capabilities[this.grantCapabilities[grantIndex]].resolved.capability, entry, leaf),
             scope: lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null
           };
         }
@@ -9661,11 +9862,12 @@ var init_resolve = __esm({
       /** The global scope contributions on one platform: command-less leaves, in the host's order. */
       globalScopeOn(bit) {
         const scopes = /* @__PURE__ */ new Map();
-        this.grants.forEach((grant, grantIndex) => {
-          if (grant.expansion.scopeOnly.length === 0 || !(this.capabilities[grant.capability].on & 1 << bit))
-            return;
-          for (const leafIndex of grant.expansion.scopeOnly) {
-            const leaf = grant.expansion.leaves[leafIndex];
+        for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+          const expansion = this.grantExpansions[grantIndex];
+          if (expansion.scopeOnly.length === 0 || !(this.capabilities[this.grantCapabilities[grantIndex]].on & 1 << bit))
+            continue;
+          for (const leafIndex of expansion.scopeOnly) {
+            const leaf = expansion.leaves[leafIndex];
             if (!(this.leafOn(leaf) & 1 << bit))
               continue;
             const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
@@ -9679,7 +9881,7 @@ var init_resolve = __esm({
               global.deny.push(value);
             global.contributions.push({ key: leaf.key, scope, provenance });
           }
-        });
+        }
         return scopes;
       }
       /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
@@ -14522,6 +14724,8 @@ function valueAt(root2, path46) {
   return current;
 }
 function loneSurrogateEscape(text2) {
+  if (text2.indexOf("\\u") === -1)
+    return -1;
   const escape3 = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
   for (let match2 = escape3.exec(text2); match2; match2 = escape3.exec(text2)) {
     let backslashes = 0;
@@ -14745,6 +14949,7 @@ var init_document = __esm({
       treeBox;
       lines;
       tomlArrays;
+      jsonArrays;
       tomlKeys;
       constructor(absolutePath, file, text2, format3, value, parseError, treeBox = {}) {
         this.absolutePath = absolutePath;
@@ -14953,15 +15158,21 @@ var init_document = __esm({
       arrayItemSpans(arrayPath) {
         return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
       }
+      /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
         const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
         if (array === NO_NODE || tree.kind(array) !== "array")
           return void 0;
-        const items = [];
-        for (let i = 0; i < tree.childCount(array); i++) {
-          const child = tree.child(array, i);
-          items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
+        this.jsonArrays ??= /* @__PURE__ */ new Map();
+        let items = this.jsonArrays.get(array);
+        if (!items) {
+          items = [];
+          for (let i = 0; i < tree.childCount(array); i++) {
+            const child = tree.child(array, i);
+            items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
+          }
+          this.jsonArrays.set(array, items);
         }
         return items;
       }
@@ -19258,20 +19469,6 @@ var init_manifest_compare = __esm({
   }
 });
 
-// dist/capabilities/catalog/builtin.js
-function loadBuiltinManifests() {
-  const read = (name) => readPackageJson("data", name);
-  builtins ??= { ...read("core-acl-manifest.json"), ...read("plugins-acl-manifest.json") };
-  return Promise.resolve(builtins);
-}
-var builtins;
-var init_builtin = __esm({
-  "dist/capabilities/catalog/builtin.js"() {
-    "use strict";
-    init_package_files();
-  }
-});
-
 // dist/capabilities/model/limits.js
 function limitCapability(capability, budget) {
   const problems2 = [];
@@ -21108,7 +21305,7 @@ async function discoverApps(root2) {
       apps.push(dir);
       return;
     }
-    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir) : ignores;
+    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir, ".gitignore") : ignores;
     const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const child of children) {
       const full = import_node_path11.default.join(dir, child.name);
@@ -21120,11 +21317,77 @@ async function discoverApps(root2) {
   await visit3(root2, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }));
   return truncated === void 0 ? { apps } : { apps, truncated };
 }
-function withIgnoreFile(parent, root2, dir) {
-  let text2 = "";
-  noteRead("files", import_node_path11.default.join(dir, ".gitignore"));
+async function appsTheCliFinds(dir) {
+  const repository = repositoryRoot(dir);
+  if (repository === void 0)
+    return { apps: [] };
+  let repositoryReal;
   try {
-    text2 = (0, import_node_fs7.readFileSync)(import_node_path11.default.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);
+    repositoryReal = (0, import_node_fs7.realpathSync)(repository);
+  } catch {
+    return { apps: [] };
+  }
+  const apps = [];
+  let folders = 0;
+  let truncated;
+  const visit3 = async (folder, depth, ignores) => {
+    if (++folders > MAX_FOLDERS) {
+      truncated ??= `the search for the app below ${dir} stopped at ${import_node_path11.default.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
+      return;
+    }
+    noteRead("folders", folder);
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
+      apps.push(folder);
+      return;
+    }
+    if (depth === CLI_LOOKUP_DEPTH)
+      return;
+    let rules = ignores;
+    for (const name of [".gitignore", ".taurignore"])
+      if (entries.some((e) => e.isFile() && e.name === name))
+        rules = withIgnoreFile(rules, dir, folder, name);
+    const children = entries.filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink())).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    for (const child of children) {
+      const full = import_node_path11.default.join(folder, child.name);
+      if (isIgnored(rules, dir, full))
+        continue;
+      if (child.isSymbolicLink()) {
+        if (await linkedApp(full, repositoryReal))
+          apps.push(full);
+        continue;
+      }
+      await visit3(full, depth + 1, rules);
+    }
+  };
+  await visit3(dir, 0, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(CLI_DEFAULT_IGNORES));
+  const sorted2 = apps.sort();
+  return truncated === void 0 ? { apps: sorted2 } : { apps: sorted2, truncated };
+}
+async function linkedApp(link, repositoryReal) {
+  let real;
+  try {
+    real = (0, import_node_fs7.realpathSync)(link);
+  } catch {
+    return false;
+  }
+  if (!isWithin(real, repositoryReal) || await pathKind(real) !== "directory")
+    return false;
+  for (const name of CLI_CONFIG_NAMES)
+    if (await pathKind(import_node_path11.default.join(real, name)) === "file")
+      return true;
+  return false;
+}
+function withIgnoreFile(parent, root2, dir, name) {
+  let text2 = "";
+  noteRead("files", import_node_path11.default.join(dir, name));
+  try {
+    text2 = (0, import_node_fs7.readFileSync)(import_node_path11.default.join(dir, name), "utf8").slice(0, 256 * 1024);
   } catch {
   }
   const folder = import_node_path11.default.relative(root2, dir).split(import_node_path11.default.sep).join("/");
@@ -21143,7 +21406,7 @@ function relativeToRoot(line, folder) {
 function isIgnored(matcher, root2, folder) {
   return matcher.ignores(`${import_node_path11.default.relative(root2, folder).split(import_node_path11.default.sep).join("/")}/`);
 }
-var import_node_fs7, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, IGNORE_CASE;
+var import_node_fs7, import_node_path11, import_ignore, APP_CONFIG_NAMES, NEVER_WALKED, MAX_FOLDERS, CLI_CONFIG_NAMES, CLI_LOOKUP_DEPTH, CLI_DEFAULT_IGNORES, IGNORE_CASE;
 var init_apps = __esm({
   "dist/capabilities/load/apps.js"() {
     "use strict";
@@ -21156,6 +21419,16 @@ var init_apps = __esm({
     APP_CONFIG_NAMES = ["tauri.conf.json", "Tauri.toml"];
     NEVER_WALKED = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn", "target", "gen"]);
     MAX_FOLDERS = 2e4;
+    CLI_CONFIG_NAMES = [
+      "tauri.conf.json",
+      "tauri.conf.json5",
+      "Tauri.toml",
+      "tauri.linux.conf.json",
+      "tauri.linux.conf.json5",
+      "Tauri.linux.toml"
+    ];
+    CLI_LOOKUP_DEPTH = 3;
+    CLI_DEFAULT_IGNORES = ["node_modules/", "target/"];
     IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
   }
 });
@@ -23592,7 +23865,7 @@ function followBuildCommands(root2, build2, maxBytes) {
   const scriptsOf = (dir) => {
     let scripts = scriptsMemo.get(dir);
     if (scripts === void 0) {
-      const manifest = readManifest(dir, maxBytes);
+      const manifest = readManifest2(dir, maxBytes);
       scripts = manifest && isPlainObject(manifest.scripts) ? manifest.scripts : {};
       scriptsMemo.set(dir, scripts);
     }
@@ -23747,7 +24020,7 @@ function workspacePackages(root2, maxBytes) {
         patterns.push(item[1]);
     }
   } else {
-    const manifest = readManifest(root2, maxBytes);
+    const manifest = readManifest2(root2, maxBytes);
     const workspaces = manifest?.workspaces;
     const list = Array.isArray(workspaces) ? workspaces : isPlainObject(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
     for (const item of list)
@@ -23773,14 +24046,14 @@ function workspacePackages(root2, maxBytes) {
     for (const folder of folders.slice(0, MAX_PACKAGES)) {
       if (packages.size >= MAX_PACKAGES)
         return packages;
-      const name = readManifest(folder, maxBytes)?.name;
+      const name = readManifest2(folder, maxBytes)?.name;
       if (typeof name === "string" && !packages.has(name))
         packages.set(name, folder);
     }
   }
   return packages;
 }
-function readManifest(dir, maxBytes) {
+function readManifest2(dir, maxBytes) {
   const manifest = readTextFile(import_node_path15.default.join(dir, "package.json"), maxBytes);
   if (!manifest.ok)
     return void 0;
@@ -23890,7 +24163,8 @@ async function scanFrontend2(options) {
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
   const srcTauri = import_node_path16.default.resolve(options.srcTauri);
-  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) ? srcTauri : void 0;
+  const configBesideFrontend = import_node_path16.default.basename(srcTauri) !== "src-tauri" && import_node_path16.default.dirname(srcTauri) === import_node_path16.default.resolve(options.appRoot);
+  const rustSide = srcTauri !== import_node_path16.default.resolve(root2) && isWithin(srcTauri, import_node_path16.default.resolve(root2)) && !configBesideFrontend ? srcTauri : void 0;
   const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path16.default.relative(root2, file)) || import_node_path16.default.relative(root2, file).split(import_node_path16.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
   const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path16.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
   const resolverOptions = {
@@ -23906,9 +24180,10 @@ async function scanFrontend2(options) {
     ...resolverOptions,
     ...tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}
   });
+  let aliases = bundler.alias;
   if (tsconfig && /tsconfig/i.test(resolver.sync(root2, "./package.json").error ?? "")) {
-    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
-    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
+    aliases = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias: aliases });
     notes.push(`${show2(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
   }
   const groups = await entryGroups(root2, bundler, options, notes, show2);
@@ -23917,6 +24192,19 @@ async function scanFrontend2(options) {
   const thirdParty = /* @__PURE__ */ new Set();
   const specifiers = /* @__PURE__ */ new Set();
   const texts = /* @__PURE__ */ new Map();
+  const aliasKeys = Object.keys(aliases).sort((a2, b2) => b2.length - a2.length);
+  const resolveRequest = (dir, request) => {
+    const matching = aliasKeys.filter((key) => request === key || request.startsWith(`${key}/`));
+    if (matching.length < 2)
+      return resolver.sync(dir, request).path;
+    for (const key of matching)
+      for (const target2 of aliases[key] ?? []) {
+        const found = resolver.sync(dir, target2 + request.slice(key.length)).path;
+        if (found)
+          return found;
+      }
+    return void 0;
+  };
   const resolutions = /* @__PURE__ */ new Map();
   const resolve4 = (file, request) => {
     const key = `${import_node_path16.default.dirname(file)}\0${request}`;
@@ -23931,7 +24219,7 @@ async function scanFrontend2(options) {
       };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path16.default.dirname(file), clean).path;
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolveRequest(import_node_path16.default.dirname(file), clean);
       if (resolved) {
         if (resolved.split(import_node_path16.default.sep).includes("node_modules")) {
           const name = packageName2(clean);
@@ -24777,8 +25065,11 @@ __export(project_exports, {
   CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
   HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
   HOST_FOLDER_WALK: () => HOST_FOLDER_WALK,
+  NOT_AN_APP: () => NOT_AN_APP,
+  findAppFolder: () => findAppFolder,
   findSrcTauri: () => findSrcTauri,
   loadProject: () => loadProject,
+  notOneApp: () => notOneApp,
   relativeFile: () => relativeFile,
   reloadCapabilityFiles: () => reloadCapabilityFiles
 });
@@ -24788,6 +25079,26 @@ async function findSrcTauri(dir) {
   if (await pathKind(import_node_path18.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
+}
+async function findAppFolder(dir) {
+  const srcTauri = await findSrcTauri(dir);
+  if (srcTauri)
+    return { srcTauri };
+  const { apps, truncated } = await appsTheCliFinds(dir);
+  if (truncated !== void 0)
+    return { truncated };
+  if (apps.length > 1)
+    return { several: apps.map((app) => `${import_node_path18.default.relative(dir, app)}/`) };
+  return apps[0] === void 0 ? {} : { srcTauri: apps[0] };
+}
+function notOneApp(found, choose) {
+  if (found.truncated !== void 0)
+    return `${found.truncated}; ${choose}`;
+  if (found.several === void 0)
+    return void 0;
+  const named2 = found.several.slice(0, MAX_NAMED_APPS).join(", ");
+  const more = found.several.length - MAX_NAMED_APPS;
+  return `${found.several.length} folders below it hold an app config (${named2}${more > 0 ? `, and ${more} more` : ""}), and the Tauri CLI run there builds whichever its walk meets first, in the order the file system lists them; ${choose}`;
 }
 async function loadProject(options) {
   const read = newReadLog();
@@ -24915,13 +25226,24 @@ async function locateInputs(options, found, problem) {
     const appDir = resolve4(options.app);
     if (await pathKind(appDir) !== "directory")
       throw new FatalError(`--app ${options.app}: no such folder`);
-    srcTauri = await findSrcTauri(appDir);
+    const found2 = await findAppFolder(appDir);
+    const notOne = notOneApp(found2, "pass --app with one of them");
+    if (notOne !== void 0)
+      throw new FatalError(`--app ${options.app}: ${notOne}`);
+    srcTauri = found2.srcTauri;
     if (!srcTauri)
-      throw new FatalError(`--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+      throw new FatalError(`--app ${options.app}: ${NOT_AN_APP}`);
   } else if (paths.length === 0) {
-    srcTauri = await findSrcTauri(cwd);
-    if (!srcTauri && options.discover !== false) {
-      throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
+    if (options.discover === false)
+      srcTauri = await findSrcTauri(cwd);
+    else {
+      const found2 = await findAppFolder(cwd);
+      const notOne = notOneApp(found2, "run caplint in one of them, or pass --app DIR");
+      if (notOne !== void 0)
+        throw new FatalError(`this folder: ${notOne}`);
+      srcTauri = found2.srcTauri;
+      if (!srcTauri)
+        throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
     }
   }
   for (const given of paths) {
@@ -25107,18 +25429,11 @@ async function assembleProject(context, read) {
     project.documents.push(document);
     if (!document.ok)
       continue;
-    const budget = new FileBudget();
-    for (const object of capabilityObjects(document.value)) {
-      const capability = toCapability(object, {
-        file: document.file,
-        absolutePath: document.absolutePath
-      });
-      if (!capability)
-        continue;
-      for (const over of limitCapability(capability, budget))
-        problem(document.absolutePath, over.message, over.path);
+    const { capabilities, overLimits } = capabilitiesIn(document);
+    for (const over of overLimits)
+      problem(document.absolutePath, over.message, over.path);
+    for (const capability of capabilities)
       project.capabilities.push(capability);
-    }
   }
   for (const item of context.config.problems)
     project.problems.push(item);
@@ -25153,13 +25468,33 @@ async function assembleProject(context, read) {
   contexts.set(project, context);
   return project;
 }
+function capabilitiesIn(document) {
+  let made = documentCapabilities.get(document);
+  if (made)
+    return made;
+  made = { capabilities: [], overLimits: [] };
+  const budget = new FileBudget();
+  for (const object of capabilityObjects(document.value)) {
+    const capability = toCapability(object, {
+      file: document.file,
+      absolutePath: document.absolutePath
+    });
+    if (!capability)
+      continue;
+    made.overLimits.push(...limitCapability(capability, budget));
+    made.capabilities.push(capability);
+  }
+  documentCapabilities.set(document, made);
+  return made;
+}
 function configFileSpelling(configPath) {
   return /^(tauri\.conf\.json5?|Tauri\.toml)$/.test(import_node_path18.default.basename(configPath)) ? "tauri" : void 0;
 }
 async function completeCatalog(context, project) {
-  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  const identifiers = project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier));
+  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
   const hostCrate = project.versions?.crates.get("core")?.crate;
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(identifiers) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0) ?? (project.config ? configFileSpelling(project.config.document.absolutePath) : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -25251,7 +25586,18 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  return import_node_path18.default.basename(srcTauri) === "src-tauri" ? import_node_path18.default.dirname(srcTauri) : srcTauri;
+  if (import_node_path18.default.basename(srcTauri) === "src-tauri")
+    return import_node_path18.default.dirname(srcTauri);
+  const parent = import_node_path18.default.dirname(srcTauri);
+  if (parent !== srcTauri && !isFileSync(import_node_path18.default.join(srcTauri, "package.json")) && isFileSync(import_node_path18.default.join(parent, "package.json"))) {
+    const repository = repositoryRoot(srcTauri);
+    if (repository !== void 0 && repository !== srcTauri && isWithin(parent, repository))
+      return parent;
+  }
+  return srcTauri;
+}
+function isFileSync(file) {
+  return (0, import_node_fs12.statSync)(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
@@ -25391,7 +25737,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return { manifests: out, differences: reported };
 }
-var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
+var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
@@ -25427,12 +25773,15 @@ var init_project = __esm({
     init_window_labels();
     CAPABILITY_EXTENSIONS = [".json", ".toml"];
     HOST_CONFIG_NAME = /^(tauri(\.[A-Za-z]+)?\.conf\.json5?|Tauri(\.[A-Za-z]+)?\.toml)$/;
+    NOT_AN_APP = "not an app folder (no src-tauri/, capabilities/ or tauri.conf.json in it, nor a tauri.conf.json in the folders below it the Tauri CLI searches)";
+    MAX_NAMED_APPS = 5;
     relativeFile = displayFile;
     contexts = /* @__PURE__ */ new WeakMap();
     HOST_FOLDER_WALK = {
       skipFolder: (name) => name === "schemas",
       folderLikeFile: "is a directory with a capability file extension; skipped"
     };
+    documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
   }
 });
@@ -25603,12 +25952,9 @@ function resolvePlatformGroups(project, platforms = TARGETS) {
 function isPlatformIndependent(project) {
   if (project.capabilities.some((capability) => capability.platforms !== void 0 || capability.configPlatforms !== void 0))
     return false;
-  for (const key of project.catalog.keys()) {
-    const manifest = project.catalog.get(key);
-    for (const permission of Object.values(manifest.permissions))
-      if (permission.platforms !== void 0)
-        return false;
-  }
+  for (const key of project.catalog.keys())
+    if (project.catalog.mayLimitPlatforms(key))
+      return false;
   return true;
 }
 function fingerprint(model) {
@@ -35695,16 +36041,30 @@ var init_terminal_text = __esm({
     workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
-      target;
+      given;
       closed = false;
       guard = new WorkflowCommandGuard();
-      constructor(target) {
-        this.target = target;
+      made;
+      /**
+       * `target` given as a function is asked for on first use: Node makes `process.stdout` and
+       * `process.stderr` when they are first read (on a pipe, with the net streams behind them: 6 M
+       * instructions each), and a run that writes nothing to one of them need not make it.
+       */
+      constructor(given) {
+        this.given = given;
+        if (typeof given !== "function")
+          this.made = this.guarded(given);
+      }
+      guarded(target) {
         target.on?.("error", (error) => {
           if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED")
             throw error;
           this.closed = true;
         });
+        return target;
+      }
+      get target() {
+        return this.made ??= this.guarded(this.given());
       }
       get isTTY() {
         return this.target.isTTY;
@@ -35727,6 +36087,8 @@ var init_terminal_text = __esm({
       write(chunk) {
         if (this.closed)
           return false;
+        if (chunk === "")
+          return true;
         try {
           return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
@@ -35797,9 +36159,13 @@ var init_config_section = __esm({
           config.app = import_node_path20.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
-          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
-          if (await findSrcTauri2(config.app) === void 0)
-            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+          const { findAppFolder: findAppFolder2, notOneApp: notOneApp2, NOT_AN_APP: NOT_AN_APP2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          const found = await findAppFolder2(config.app);
+          const notOne = notOneApp2(found, 'set "app" to one of them');
+          if (notOne !== void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app}: ${notOne}`);
+          if (found.srcTauri === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is ${NOT_AN_APP2}`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -35945,13 +36311,14 @@ function rulesToStart(rules, settings) {
     ...runnable.filter((rule) => rule.runsLast)
   ];
 }
-var RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
+var NO_FINDINGS, RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
     init_suppressions();
     init_wording();
+    NO_FINDINGS = Object.freeze([]);
     RuleRun = class {
       options;
       found = [];
@@ -36024,9 +36391,14 @@ var init_run_rules = __esm({
         const text2 = this.options.words?.(rule, finding);
         this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text2, fix));
       }
-      /** The findings taken since the last call (a recording hands them out line by line). */
+      /**
+       * The findings taken since the last call (a recording hands them out line by line, and nearly every
+       * line has none: those share one empty list instead of a new one each).
+       */
       take() {
         const found = this.found;
+        if (found.length === 0)
+          return NO_FINDINGS;
         this.found = [];
         return found;
       }
@@ -37876,7 +38248,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format) : []
+    problems: document.ok ? await schemaProblemsOf(document) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -37968,6 +38340,14 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     notes: [...project.notes ?? []]
   };
 }
+function schemaProblemsOf(document) {
+  let problems2 = schemaProblems.get(document);
+  if (!problems2) {
+    problems2 = validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format);
+    schemaProblems.set(document, problems2);
+  }
+  return problems2;
+}
 function repeatedFields(document) {
   const repeated = document.repeatedKeys();
   if (repeated.length === 0)
@@ -38012,7 +38392,7 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path21, NOWHERE;
+var import_node_path21, schemaProblems, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
@@ -38030,6 +38410,7 @@ var init_lint = __esm({
     init_types3();
     init_validate();
     init_library_options();
+    schemaProblems = /* @__PURE__ */ new WeakMap();
     NOWHERE = {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -47560,13 +47941,6 @@ function jsoncParser3() {
   jsonc2 ??= (init_main(), __toCommonJS(main_exports));
   return jsonc2;
 }
-function parseLine(text2) {
-  try {
-    return { ok: true, value: JSON.parse(text2) };
-  } catch (error) {
-    return syntaxError2(text2, error);
-  }
-}
 function mayHaveInexactNumbers(text2) {
   return INEXACT_NUMBER.test(text2);
 }
@@ -47603,14 +47977,13 @@ function syntaxError2(text2, error) {
     const code = jsoncParser3().printParseErrorCode(first.error);
     const atEnd = first.offset >= text2.length || code === "UnexpectedEndOfString";
     return {
-      ok: false,
       message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`,
       offset: first.offset
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   const position2 = /position (\d+)/.exec(message);
-  return { ok: false, message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
+  return { message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
 }
 function locate(tree, path46, target) {
   const { node, depth } = deepestNode(tree, path46);
@@ -53461,6 +53834,19 @@ function checkServerLine(line, report2) {
     located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
 }
+function prepared(definition) {
+  let fields = PREPARED.get(definition);
+  if (!fields) {
+    const list = Object.entries(definition.fields);
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length
+    };
+    PREPARED.set(definition, fields);
+  }
+  return fields;
+}
 function knownType(type) {
   if (type !== lastType) {
     lastType = type;
@@ -53508,7 +53894,8 @@ function checkServerEvent(event, at, report2) {
     });
     return void 0;
   }
-  checkFields(event, known.definition, known.type, at, report2, true);
+  if (!isClean(event, known.fields ??= prepared(known.definition), known.type, at, true))
+    reportFields(event, known.definition, known.type, at, report2, true);
   return { type: known.type, event, at };
 }
 function checkClientLine(line, report2) {
@@ -53528,19 +53915,6 @@ function checkClientLine(line, report2) {
     path: ["type"],
     target: "value"
   });
-}
-function prepared(definition) {
-  let fields = PREPARED.get(definition);
-  if (!fields) {
-    const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length
-    };
-    PREPARED.set(definition, fields);
-  }
-  return fields;
 }
 function checkFields(object, definition, name, at, report2, hasType2 = false) {
   const fields = prepared(definition);
@@ -53725,7 +54099,7 @@ function expected(def) {
       return "a JSON value";
   }
 }
-var hasOwn, AT_TOP, IN_ENVELOPE, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, PREPARED, flawed, noteFlaw, HINTS4;
+var hasOwn, AT_TOP, IN_ENVELOPE, PREPARED, INTEGER_KINDS, KNOWN_TYPES, lastType, lastKnown, flawed, noteFlaw, HINTS4;
 var init_check_fields = __esm({
   "dist/events/check-fields.js"() {
     "use strict";
@@ -53736,13 +54110,13 @@ var init_check_fields = __esm({
     hasOwn = Object.prototype.hasOwnProperty;
     AT_TOP = [];
     IN_ENVELOPE = ["event"];
+    PREPARED = /* @__PURE__ */ new Map();
     INTEGER_KINDS = /* @__PURE__ */ new Set(["int", "nullableInt", "tokens"]);
     KNOWN_TYPES = new Map(SERVER_EVENT_TYPES.map((type) => {
       const definition = SERVER_EVENTS[type];
       const hasIntegers = Object.values(definition.fields).some((field2) => INTEGER_KINDS.has(field2.kind));
       return [type, { type, definition, hasIntegers }];
     }));
-    PREPARED = /* @__PURE__ */ new Map();
     flawed = false;
     noteFlaw = () => {
       flawed = true;
@@ -54151,23 +54525,26 @@ function createLineValidator(options) {
       count("(invalid)");
       return;
     }
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
+    let parsed;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
       count("(invalid)");
+      const problem = syntaxError2(line, error);
       const report2 = {
         ruleId: "event-json",
         messageId: "invalidJson",
-        data: { problem: parsed.message }
+        data: { problem: problem.message }
       };
-      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
+      emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, problem.offset + 1, problem.offset + 2);
       return;
     }
-    if (!isObject2(parsed.value)) {
+    if (!isObject2(parsed)) {
       count("(invalid)");
-      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
+      addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
       return;
     }
-    let value = parsed.value;
+    let value = parsed;
     summary.events++;
     checkWriting(line, value);
     if (options.client) {
@@ -54191,7 +54568,7 @@ function createLineValidator(options) {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
       lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate2, 6);
-    if (propertiesWritten(line) === membersKept(value))
+    if (!mayRepeatMembers(line, value))
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
@@ -54250,27 +54627,35 @@ function jsonKind(value) {
     return "a JSON boolean";
   return "a JSON number";
 }
+function mayRepeatMembers(line, value) {
+  const kept = membersKept(value);
+  let colons = 0;
+  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
+    if (++colons > kept)
+      return propertiesWritten(line) !== kept;
+  return false;
+}
 function membersKept(value) {
   let count = 0;
-  const pending = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next !== "object")
-      continue;
+  let pending;
+  let next = value;
+  for (; ; ) {
     if (Array.isArray(next)) {
       for (const item of next)
         if (item !== null && typeof item === "object")
-          pending.push(item);
-      continue;
+          (pending ??= []).push(item);
+    } else if (next !== null && typeof next === "object") {
+      for (const key in next) {
+        count++;
+        const item = next[key];
+        if (item !== null && typeof item === "object")
+          (pending ??= []).push(item);
+      }
     }
-    for (const key in next) {
-      count++;
-      const item = next[key];
-      if (item !== null && typeof item === "object")
-        pending.push(item);
-    }
+    if (pending === void 0 || pending.length === 0)
+      return count;
+    next = pending.pop();
   }
-  return count;
 }
 function hasOwnType(value) {
   return Object.prototype.hasOwnProperty.call(value, "type");
@@ -54324,10 +54709,10 @@ async function checkRecording(stream, file, absolutePath, options) {
     settings: { severityFor: (ruleId) => options.severityFor(ruleId, absolutePath) }
   });
   const diagnostics = [];
-  const keep = (found, current) => {
-    if (found.length === 0)
+  const keep = (taken, current) => {
+    if (taken.length === 0)
       return;
-    found.sort(byPosition);
+    const found = [...taken].sort(byPosition);
     if (options.live)
       options.live(found, current);
     else
@@ -54422,7 +54807,7 @@ async function streamedReport(format3, write, context) {
     case "github": {
       const reporter = await loadReporter(format3);
       return {
-        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)),
+        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS2 }, context)),
         end: () => void 0
       };
     }
@@ -54464,7 +54849,7 @@ async function streamedReport(format3, write, context) {
           ...config !== void 0 ? { config } : {}
         }, context);
         return extendJson ? JSON.stringify({ ...JSON.parse(text2), ...extendJson }, null, 2) + "\n" : text2;
-      }, reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      }, reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
     }
     case "sarif": {
       const [reporter, { sarifResult: sarifResult2, sarifRuleIndex: sarifRuleIndex2 }] = await Promise.all([
@@ -54477,7 +54862,7 @@ async function streamedReport(format3, write, context) {
         summary,
         ...notes ? { notes } : {},
         ...config !== void 0 ? { config } : {}
-      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS2 }, context));
     }
   }
 }
@@ -54504,13 +54889,13 @@ ${indent.slice(2)}` : "") + full.slice(cut(full)));
     }
   };
 }
-var NO_FINDINGS;
+var NO_FINDINGS2;
 var init_streamed = __esm({
   "dist/core/reporters/streamed.js"() {
     "use strict";
     init_terminal_text();
     init_reporters();
-    NO_FINDINGS = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
+    NO_FINDINGS2 = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
   }
 });
 
@@ -56381,7 +56766,7 @@ var init_convert = __esm({
 function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
-function capabilitiesIn(project, file) {
+function capabilitiesIn2(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
 }
 function placeAt(project, document, offset) {
@@ -56391,7 +56776,7 @@ function placeAt(project, document, offset) {
     const located = document.locate(path46);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
-  for (const capability of capabilitiesIn(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
       if (found)
@@ -56519,7 +56904,7 @@ function suggestionsOf(hint) {
 function desktopActions(input, at, edit) {
   const { project, document, range: range2 } = input;
   const actions = [];
-  for (const capability of capabilitiesIn(project, document.absolutePath)) {
+  for (const capability of capabilitiesIn2(project, document.absolutePath)) {
     const platforms = capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
     if (!platforms.some((platform) => platform === "android" || platform === "iOS"))
       continue;
@@ -57786,6 +58171,20 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   });
   return shown;
 }
+function toldKey(d) {
+  const { start, end } = d.range;
+  return JSON.stringify([
+    d.ruleId,
+    d.severity,
+    d.messageId ?? null,
+    d.message,
+    d.hint ?? null,
+    start.line,
+    start.column,
+    end.line,
+    end.column
+  ]);
+}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -57842,6 +58241,8 @@ var init_workspace = __esm({
       settings = DEFAULT_SETTINGS;
       folders = [];
       owners = /* @__PURE__ */ new Map();
+      /** The owners found so far, for what must know one without waiting (the wait after a change). */
+      knownOwners = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
@@ -57865,7 +58266,25 @@ var init_workspace = __esm({
         this.timers.set(uri, setTimeout(() => {
           this.timers.delete(uri);
           this.guard(this.check(uri));
-        }, this.settings.debounceMs));
+        }, this.waitAfterChange(uri)));
+      }
+      /**
+       * How long a change waits for the next before its check starts: the debounce, or less when the
+       * document's app was last checked in less time than that. The wait saves checks made stale by the
+       * next keystroke; a check quicker than the wait costs less than the wait itself.
+       */
+      waitAfterChange(uri) {
+        const owner = this.knownOwners.get(uri);
+        const last = owner?.kind === "app" ? owner.app.lastCheckMs : void 0;
+        return last === void 0 ? this.settings.debounceMs : Math.min(this.settings.debounceMs, Math.ceil(last));
+      }
+      /** A document was opened: it is told its findings after its first check even when they did not change. */
+      opened(uri) {
+        void this.ownerOf(uri).then((owner) => {
+          if (owner.kind === "app")
+            owner.app.told.delete(uri);
+        });
+        this.changed(uri);
       }
       /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
       closed(uri) {
@@ -57875,6 +58294,7 @@ var init_workspace = __esm({
         this.timers.delete(uri);
         const owner = this.owners.get(uri);
         this.owners.delete(uri);
+        this.knownOwners.delete(uri);
         this.guard((async () => {
           const known = await owner;
           if (known?.kind === "app") {
@@ -57913,6 +58333,7 @@ var init_workspace = __esm({
         this.settings = settings;
         const open2 = this.documents.keys();
         this.owners.clear();
+        this.knownOwners.clear();
         for (const app of this.apps.values())
           this.forget(app);
         for (const uri of open2)
@@ -58030,7 +58451,10 @@ var init_workspace = __esm({
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
-              this.logCheck(app, analysis, performance.now() - started);
+              app.lastCheckMs = performance.now() - started;
+              this.logCheck(app, analysis, app.lastCheckMs);
+              if (app.dirty)
+                continue;
               await this.publish(app, analysis);
             }
           } finally {
@@ -58055,33 +58479,39 @@ var init_workspace = __esm({
         await Promise.all(below.map((app) => this.refresh(app)));
       }
       async publish(app, analysis) {
-        const byUri = /* @__PURE__ */ new Map();
+        const byFile = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
-          let list = byUri.get(uri);
+          let list = byFile.get(d.absolutePath);
           if (!list)
-            byUri.set(uri, list = []);
-          list.push(toLspDiagnostic(d));
+            byFile.set(d.absolutePath, list = []);
+          list.push(d);
         }
-        for (const uri of app.published)
+        const byUri = /* @__PURE__ */ new Map();
+        for (const [file, list] of byFile)
+          byUri.set((0, import_node_url5.pathToFileURL)(file).href, list);
+        for (const uri of app.told.keys())
           if (!byUri.has(uri))
             byUri.set(uri, []);
         for (const uri of this.documents.keys())
           if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app")
             byUri.set(uri, []);
-        app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
-        for (const [uri, diagnostics] of byUri) {
+        for (const [uri, findings] of byUri) {
           const owner = await this.owners.get(uri);
-          if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
+          if (owner && (owner.kind !== "app" || owner.app !== app) && findings.length === 0)
             continue;
-          await this.send(uri, diagnostics);
+          const said = findings.map(toldKey).join("\n");
+          if (app.told.get(uri) === said)
+            continue;
+          app.told.set(uri, said);
+          await this.send(uri, findings.map(toLspDiagnostic));
         }
       }
       forget(app) {
         this.apps.delete(app.key);
-        for (const uri of app.published)
-          void this.send(uri, []);
-        app.published.clear();
+        for (const [uri, said] of app.told)
+          if (said !== "")
+            void this.send(uri, []);
+        app.told.clear();
         app.analysis = void 0;
       }
       async hasOpenDocuments(app) {
@@ -58105,10 +58535,15 @@ var init_workspace = __esm({
       ownerOf(uri) {
         let owner = this.owners.get(uri);
         if (!owner) {
-          owner = this.classify(uri).catch((error) => {
+          const found = this.classify(uri).catch((error) => {
             this.report(error);
             return { kind: "none" };
+          }).then((known) => {
+            if (this.owners.get(uri) === found)
+              this.knownOwners.set(uri, known);
+            return known;
           });
+          owner = found;
           this.owners.set(uri, owner);
         }
         return owner;
@@ -58164,7 +58599,7 @@ var init_workspace = __esm({
             dirty: true,
             session: new CheckSession(),
             changes: "all",
-            published: /* @__PURE__ */ new Set()
+            told: /* @__PURE__ */ new Map()
           });
         return app;
       }
@@ -58297,7 +58732,7 @@ function runLanguageServer(streams) {
       applySettings(settings);
   });
   connection.onDidChangeWatchedFiles((change) => workspace.filesChanged(change.changes.map((c) => c.uri)));
-  documents.onDidOpen((event) => workspace.changed(event.document.uri));
+  documents.onDidOpen((event) => workspace.opened(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
   documents.listen(connection);
@@ -58466,7 +58901,10 @@ init_exit_codes();
 
 // dist/core/io.js
 function withStreams(io, streams) {
-  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), streams);
+  const descriptors = Object.getOwnPropertyDescriptors(io);
+  for (const name of Object.keys(streams))
+    delete descriptors[name];
+  return Object.defineProperties({}, { ...descriptors, ...Object.getOwnPropertyDescriptors(streams) });
 }
 
 // dist/cli/main.js
@@ -58689,8 +59127,9 @@ function invalidValue(option, flags, value, reason) {
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, {
-    stdout: new SafeOutput(givenOptions.stdout),
-    stderr: new SafeOutput(givenOptions.stderr)
+    // Asked for on first use: the bin's streams are made by Node when first read.
+    stdout: new SafeOutput(() => givenOptions.stdout),
+    stderr: new SafeOutput(() => givenOptions.stderr)
   });
   const { stderr } = options;
   let exitCode = 0;
