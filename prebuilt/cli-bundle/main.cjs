@@ -20215,11 +20215,11 @@ async function pathPluginManifest(dir, maxBytes, readFolder) {
   return { ...key !== void 0 ? { key } : {}, manifest: sorted(manifest) };
 }
 function sorted(manifest) {
-  const byName = (record3) => Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
+  const byName2 = (record3) => Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
   return {
     ...manifest,
-    permissions: byName(manifest.permissions),
-    permission_sets: byName(manifest.permission_sets)
+    permissions: byName2(manifest.permissions),
+    permission_sets: byName2(manifest.permission_sets)
   };
 }
 async function readCargoHomePlugins(build2, skip, official, cargoHome, maxBytes, readFolder) {
@@ -21294,19 +21294,15 @@ async function discoverApps(root2) {
       truncated ??= `the search for apps below this folder stopped at ${import_node_path11.default.relative(root2, dir)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
-    noteRead("folders", dir);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
+    const entries = await listFolder(dir);
+    if (!entries)
       return;
-    }
     if (entries.some((e) => e.isDirectory() && e.name === "src-tauri") || entries.some((e) => e.isFile() && APP_CONFIG_NAMES.includes(e.name))) {
       apps.push(dir);
       return;
     }
     const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root2, dir, ".gitignore") : ignores;
-    const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort(byName);
     for (const child of children) {
       const full = import_node_path11.default.join(dir, child.name);
       if (isIgnored(rules, root2, full))
@@ -21316,6 +21312,17 @@ async function discoverApps(root2) {
   };
   await visit3(root2, (0, import_ignore.default)({ ignorecase: IGNORE_CASE }));
   return truncated === void 0 ? { apps } : { apps, truncated };
+}
+async function listFolder(folder) {
+  noteRead("folders", folder);
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch {
+    return void 0;
+  }
+}
+function byName(a2, b2) {
+  return a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0;
 }
 async function appsTheCliFinds(dir) {
   const repository = repositoryRoot(dir);
@@ -21335,13 +21342,9 @@ async function appsTheCliFinds(dir) {
       truncated ??= `the search for the app below ${dir} stopped at ${import_node_path11.default.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
-    noteRead("folders", folder);
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
+    const entries = await listFolder(folder);
+    if (!entries)
       return;
-    }
     if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
       apps.push(folder);
       return;
@@ -21352,7 +21355,7 @@ async function appsTheCliFinds(dir) {
     for (const name of [".gitignore", ".taurignore"])
       if (entries.some((e) => e.isFile() && e.name === name))
         rules = withIgnoreFile(rules, dir, folder, name);
-    const children = entries.filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink())).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    const children = entries.filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink())).sort(byName);
     for (const child of children) {
       const full = import_node_path11.default.join(folder, child.name);
       if (isIgnored(rules, dir, full))
@@ -22664,13 +22667,13 @@ var init_analyze = __esm({
             const calleeNode = node.callee;
             if (calleeNode.type === "Import")
               return UNKNOWN;
-            const byName = calleeNode.type === "Identifier" ? this.scope.lookup(calleeNode.name) : void 0;
+            const byName2 = calleeNode.type === "Identifier" ? this.scope.lookup(calleeNode.name) : void 0;
             let callee;
-            if (byName?.kind === "function") {
-              callee = byName;
-              const calls = this.calledAt.get(byName.id) ?? [];
+            if (byName2?.kind === "function") {
+              callee = byName2;
+              const calls = this.calledAt.get(byName2.id) ?? [];
               calls.push({ platforms: this.guard, from: this.scope.fn });
-              this.calledAt.set(byName.id, calls);
+              this.calledAt.set(byName2.id, calls);
             } else
               callee = this.expressionNoSite(calleeNode);
             if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
@@ -42486,9 +42489,9 @@ var init_command_names = __esm({
       }
       suggest(input, max = 3) {
         const bare = input.replace(/^.*[|.:]/, "");
-        const byName = nearest(bare, this.byBareName.keys(), max).flatMap((name) => this.withBareName(name));
+        const byName2 = nearest(bare, this.byBareName.keys(), max).flatMap((name) => this.withBareName(name));
         const byFull = nearest(input, this.keyOf.keys(), max);
-        return [.../* @__PURE__ */ new Set([...byFull, ...byName])].slice(0, max);
+        return [.../* @__PURE__ */ new Set([...byFull, ...byName2])].slice(0, max);
       }
     };
   }
@@ -49271,12 +49274,12 @@ function namespaceOf(first, serviceWords, prefix2) {
   return void 0;
 }
 function splitToolName(toolName, naming) {
-  let byName = splitNames.get(naming);
-  if (!byName)
-    splitNames.set(naming, byName = /* @__PURE__ */ new Map());
-  let split = byName.get(toolName);
+  let byName2 = splitNames.get(naming);
+  if (!byName2)
+    splitNames.set(naming, byName2 = /* @__PURE__ */ new Map());
+  let split = byName2.get(toolName);
   if (!split)
-    byName.set(toolName, split = splitName(toolName, naming));
+    byName2.set(toolName, split = splitName(toolName, naming));
   return split;
 }
 function splitName(toolName, naming) {

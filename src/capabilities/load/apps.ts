@@ -2,7 +2,7 @@
  * Where apps are: the app a given file belongs to (so a file list, as pre-commit passes it, is checked
  * in its app's context), and every app below a monorepo root.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -75,13 +75,8 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
       truncated ??= `the search for apps below this folder stopped at ${path.relative(root, dir)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
-    noteRead("folders", dir);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = await listFolder(dir);
+    if (!entries) return;
     if (
       entries.some((e) => e.isDirectory() && e.name === "src-tauri") ||
       entries.some((e) => e.isFile() && APP_CONFIG_NAMES.includes(e.name))
@@ -94,7 +89,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
       : ignores;
     const children = entries
       .filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(byName);
     for (const child of children) {
       const full = path.join(dir, child.name);
       if (isIgnored(rules, root, full)) continue;
@@ -103,6 +98,21 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
   };
   await visit(root, ignore({ ignorecase: IGNORE_CASE }));
   return truncated === undefined ? { apps } : { apps, truncated };
+}
+
+/** A folder's entries, counted as read; undefined when it cannot be listed (gone, or not a folder). */
+async function listFolder(folder: string): Promise<Dirent[] | undefined> {
+  noteRead("folders", folder);
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** By name, so a walk meets folders in the same order whatever order the file system lists them in. */
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /**
@@ -162,13 +172,8 @@ export async function appsTheCliFinds(dir: string): Promise<CliLookup> {
       truncated ??= `the search for the app below ${dir} stopped at ${path.relative(dir, folder)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
-    noteRead("folders", folder);
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = await listFolder(folder);
+    if (!entries) return;
     if (entries.some((e) => !e.isDirectory() && CLI_CONFIG_NAMES.includes(e.name))) {
       apps.push(folder);
       return;
@@ -180,7 +185,7 @@ export async function appsTheCliFinds(dir: string): Promise<CliLookup> {
         rules = withIgnoreFile(rules, dir, folder, name);
     const children = entries
       .filter((e) => !e.name.startsWith(".") && (e.isDirectory() || e.isSymbolicLink()))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(byName);
     for (const child of children) {
       const full = path.join(folder, child.name);
       if (isIgnored(rules, dir, full)) continue;
