@@ -45977,8 +45977,20 @@ ${indent}` : ", ";
   }
   const kept = items.map((_2, index) => index).filter((index) => !removed.has(index));
   const lastKept = kept[kept.length - 1];
-  if (lastKept === void 0)
-    return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+  if (lastKept === void 0) {
+    if (tail)
+      return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+    let start = first.offset;
+    while (start > 0 && isLayout(text2[start - 1]))
+      start--;
+    let end2 = last.end;
+    while (end2 < text2.length && isLayout(text2[end2]))
+      end2++;
+    if (text2[end2] === ",")
+      for (end2++; end2 < text2.length && isLayout(text2[end2]); )
+        end2++;
+    return [{ offset: start, length: end2 - start, content: "" }];
+  }
   const edits = [];
   for (const index of removed) {
     if (index < lastKept)
@@ -46010,6 +46022,9 @@ ${indent}` : ", ";
   if (end)
     edits.push({ offset: items[lastKept].end, length: 0, content: end });
   return edits;
+}
+function isLayout(char) {
+  return char === " " || char === "	" || char === "\n" || char === "\r";
 }
 function itemIndex(entry) {
   const last = entry.path[entry.path.length - 1];

@@ -255,6 +255,31 @@ describe("caplint least-privilege (built bin)", () => {
     expect(main.calls.every((call) => call.refusedOn.length === 0)).toBe(true);
   });
 
+  it("--fix that removes every grant of a capability leaves its array empty: no blank line in JSON, no lone trailing comma in TOML", () => {
+    const app = demoCopy();
+    const json = path.join(capabilities(app), "unused.json");
+    const toml = path.join(capabilities(app), "unused.toml");
+    writeFileSync(
+      json,
+      '{\n  "identifier": "unused-json",\n  "windows": ["main"],\n  "permissions": [\n    "core:tray:default",\n    "core:menu:default"\n  ]\n}\n',
+    );
+    writeFileSync(
+      toml,
+      'identifier = "unused-toml"\nwindows = ["main"]\npermissions = [\n  "core:tray:default",\n  "core:menu:default",\n]\n',
+    );
+    const result = bin(["least-privilege", "--fix", "--platform", "linux"], app);
+    expect(result.stderr).toBe("");
+    expect(read(json)).toBe(
+      '{\n  "identifier": "unused-json",\n  "windows": ["main"],\n  "permissions": []\n}\n',
+    );
+    expect(read(toml)).toBe('identifier = "unused-toml"\nwindows = ["main"]\npermissions = []\n');
+    expect(parseToml(read(toml))).toEqual({
+      identifier: "unused-toml",
+      windows: ["main"],
+      permissions: [],
+    });
+  });
+
   it("--fix rewrites a capability inlined in tauri.conf.json (app.security.capabilities): the diff shows it, the rest of the config is kept byte for byte, every call of its window allowed", () => {
     const app = demoCopy();
     const config = path.join(app, "src-tauri", "tauri.conf.json");

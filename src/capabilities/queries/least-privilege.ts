@@ -433,8 +433,17 @@ function permissionEdits(
   }
   const kept = items.map((_, index) => index).filter((index) => !removed.has(index));
   const lastKept = kept[kept.length - 1];
-  if (lastKept === undefined)
-    return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+  if (lastKept === undefined) {
+    if (tail) return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+    // Nothing is left: the layout the items stood on goes with them (a blank line, TOML's trailing
+    // comma), so the array is written `[]`, not `[\n    \n  ]` or `[,]`, which TOML rejects.
+    let start = first.offset;
+    while (start > 0 && isLayout(text[start - 1]!)) start--;
+    let end = last.end;
+    while (end < text.length && isLayout(text[end]!)) end++;
+    if (text[end] === ",") for (end++; end < text.length && isLayout(text[end]!);) end++;
+    return [{ offset: start, length: end - start, content: "" }];
+  }
   const edits: TextEdit[] = [];
   for (const index of removed) {
     if (index < lastKept)
@@ -465,6 +474,10 @@ function permissionEdits(
   }
   if (end) edits.push({ offset: items[lastKept]!.end, length: 0, content: end });
   return edits;
+}
+
+function isLayout(char: string): boolean {
+  return char === " " || char === "\t" || char === "\n" || char === "\r";
 }
 
 function itemIndex(entry: PermissionEntry): number {
