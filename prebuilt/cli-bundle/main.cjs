@@ -26050,7 +26050,7 @@ var init_options = __esm({
 
 // dist/capabilities/commands/options.js
 function addInputOptions(command) {
-  return command.option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself)").option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, []).option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, []).option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger)).option("--no-cargo-registry", "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)");
+  return command.option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself), or a folder above one, searched as the Tauri CLI does").option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, []).option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, []).option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger)).option("--no-cargo-registry", "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)");
 }
 function configOption() {
   return new Option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the app folder to the repository root)");
@@ -44448,7 +44448,7 @@ function registerDiff(program2, io, setExitCode, rules) {
   const command = program2.command("diff").description(`access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout`).argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)").argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program2.createCommand("diff"), FORMATS).options) {
     if (option.long === "--app")
-      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself, or a folder above one; default: the app here)"));
     else if (option.long !== "--config")
       command.addOption(option);
   }

@@ -67,7 +67,7 @@ export function registerDiff(
       command.addOption(
         new Option(
           option.flags,
-          "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)",
+          "with --base: the app folder (holding src-tauri/, or src-tauri/ itself, or a folder above one; default: the app here)",
         ),
       );
     else if (option.long !== "--config") command.addOption(option);

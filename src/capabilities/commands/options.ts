@@ -6,7 +6,10 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** The inputs every command shares (`InputOptions`): files and folders, an app folder, manifests and permission folders. */
 export function addInputOptions(command: Command): Command {
   return command
-    .option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself)")
+    .option(
+      "--app <dir>",
+      "app folder (holding src-tauri/, or src-tauri/ itself), or a folder above one, searched as the Tauri CLI does",
+    )
     .option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, [])
     .option(
       "--plugins <dir>",
