@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
 import { cleanEnv } from "../helpers/release.js";
+import { checkJson } from "../helpers/check-json.js";
 
 /**
  * Plugins the app takes from git (issue 31 item 10): after `cargo fetch` their sources are in
@@ -101,24 +102,6 @@ function cargoHome(name: string, change: (home: string) => void = () => {}): str
   return home;
 }
 
-function check(dir: string, env: Record<string, string>, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, "check", "--format", "json", ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: cleanEnv(env),
-  });
-  const report = JSON.parse(result.stdout) as {
-    diagnostics: Array<{ ruleId: string; severity: string; message: string }>;
-    summary: { notes: string[] };
-  };
-  return {
-    code: result.status,
-    stderr: result.stderr,
-    notes: report.summary.notes,
-    findings: report.diagnostics.map((d) => `${d.severity} ${d.ruleId}: ${d.message}`),
-  };
-}
-
 describe("git plugins are read from Cargo's git checkouts", () => {
   const home = cargoHome("home");
   const fork = path.join(
@@ -139,7 +122,7 @@ describe("git plugins are read from Cargo's git checkouts", () => {
   );
 
   it("reads the fork's and the third-party plugin's permissions at the locked commit: exact verdicts, each named in a note", () => {
-    const result = check(app("read"), { CARGO_HOME: home });
+    const result = checkJson(app("read"), { CARGO_HOME: home });
     expect(result.stderr).toBe("");
     expect(result.findings).toEqual([
       'error unknown-permission: unknown permission "fs:allow-nope": plugin "fs" has no permission or set "allow-nope"',
@@ -171,8 +154,8 @@ describe("git plugins are read from Cargo's git checkouts", () => {
 
   it("without the checkouts, the fork is checked against its newest release (a warning) and the third-party plugin is not checked", () => {
     for (const result of [
-      check(app("off"), { CARGO_HOME: home }, "--no-cargo-registry"),
-      check(app("off-env"), { CARGO_HOME: home, CAPLINT_CARGO_REGISTRY: "off" }),
+      checkJson(app("off"), { CARGO_HOME: home }, "--no-cargo-registry"),
+      checkJson(app("off-env"), { CARGO_HOME: home, CAPLINT_CARGO_REGISTRY: "off" }),
     ]) {
       expect(result.findings).toEqual([
         `warning unknown-permission: unknown permission "fs:allow-fork-only": plugin "fs" has no permission or set "allow-fork-only"; tauri-plugin-fs comes from git (https://github.com/me/Plugins-Workspace.git?branch=mine#${COMMIT}), whose permissions may differ from the release's`,
@@ -184,14 +167,14 @@ describe("git plugins are read from Cargo's git checkouts", () => {
       ]);
       expect(result.code).toBe(0);
     }
-    const empty = check(app("empty"), { CARGO_HOME: path.join(top, "no-such-home") });
+    const empty = checkJson(app("empty"), { CARGO_HOME: path.join(top, "no-such-home") });
     expect(empty.notes).toContain(
       `tauri-plugin-pinger (https://gitlab.com/someone/tauri-plugin-pinger#${THIRD_PARTY_COMMIT}): its permissions could not be checked: commit ${THIRD_PARTY_COMMIT.slice(0, 12)} is not in Cargo's git checkouts at ${path.join(top, "no-such-home", "git", "checkouts")}: run cargo fetch`,
     );
   });
 
   it("a commit the lock does not pin is not read: another commit's checkout, or a forged commit that would lead out", () => {
-    const other = check(
+    const other = checkJson(
       app("other-commit", FORK.replace(COMMIT, "ffffffffffffffffffffffffffffffffffffffff")),
       { CARGO_HOME: home },
     );
@@ -199,7 +182,7 @@ describe("git plugins are read from Cargo's git checkouts", () => {
       expect.stringMatching(/^warning unknown-permission: unknown permission "fs:allow-fork-only"/),
       expect.stringMatching(/^warning unknown-permission: unknown permission "fs:allow-nope"/),
     ]);
-    const forged = check(app("forged", FORK.replace(COMMIT, "../../../../outside")), {
+    const forged = checkJson(app("forged", FORK.replace(COMMIT, "../../../../outside")), {
       CARGO_HOME: home,
     });
     expect(forged.notes).toContain(
@@ -220,7 +203,7 @@ describe("git plugins are read from Cargo's git checkouts", () => {
         ),
       ),
     );
-    const result = check(app("unfinished"), { CARGO_HOME: unfinished });
+    const result = checkJson(app("unfinished"), { CARGO_HOME: unfinished });
     expect(result.notes.join("\n")).toContain(
       "tauri-plugin-pinger (https://gitlab.com/someone/tauri-plugin-pinger#",
     );
@@ -268,7 +251,7 @@ describe("git plugins are read from Cargo's git checkouts", () => {
         ),
       );
     });
-    const result = check(app("linked"), { CARGO_HOME: linked });
+    const result = checkJson(app("linked"), { CARGO_HOME: linked });
     expect(result.findings).toContain(
       'error unknown-permission: unknown permission "fs:allow-nope": plugin "fs" has no permission or set "allow-nope"',
     );

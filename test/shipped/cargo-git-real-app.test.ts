@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { cleanEnv } from "../helpers/release.js";
+import { checkJson } from "../helpers/check-json.js";
 
 /**
  * A real app taking an official plugin from a git fork (issue 31 item 10): zevnda/steam-game-idler locks
@@ -42,19 +43,7 @@ function caplint(dir: string, ...args: string[]) {
   });
 }
 
-function check(dir: string, ...args: string[]) {
-  const result = caplint(dir, "check", "--format", "json", ...args);
-  const report = JSON.parse(result.stdout) as {
-    diagnostics: Array<{ ruleId: string; severity: string; message: string }>;
-    summary: { notes: string[] };
-  };
-  return {
-    code: result.status,
-    stderr: result.stderr,
-    notes: report.summary.notes,
-    findings: report.diagnostics.map((d) => `${d.severity} ${d.ruleId}: ${d.message}`),
-  };
-}
+const check = (dir: string, ...args: string[]) => checkJson(dir, { CARGO_HOME }, ...args);
 
 /** The app with one grant added to its real capability: a name window-state had only in 2.0.0-beta.0–beta.4. */
 function appGranting(extra: string): string {
