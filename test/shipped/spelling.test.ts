@@ -492,20 +492,7 @@ describe("the framework's name in prose follows the app's spelling", () => {
           permissions: [`core:app:allow-${spelling}-version`],
         }),
       );
-      const check = bin(["check", "-f", "json"], dir);
-      expect(JSON.parse(check.stdout).diagnostics).toContainEqual(
-        expect.objectContaining({
-          ruleId: "unknown-field",
-          message: `unknown capability field "windowz": ${framework} ignores it`,
-        }),
-      );
-      const explained = bin(
-        ["explain", `dialog.save not allowed on window "main", webview "main", URL: local`],
-        dir,
-      );
-      expect(explained.stdout.split("\n")[0]).toBe(
-        `${framework} refused plugin:dialog|save for window "main", webview "main", origin local (no capability grants it)`,
-      );
+      expectFrameworkNamed(dir, framework, ["dialog.save", "plugin:dialog|save"], spelling);
     }
   });
 
@@ -541,20 +528,11 @@ describe("the framework's name in prose follows the app's spelling", () => {
           path.join(dir, "src-tauri", config),
           'identifier = "com.example.app"\n\n[[app.windows]]\nlabel = "main"\n',
         );
-      const check = bin(["check", "-f", "json"], dir);
-      expect(check.code, `${config}: ${check.stderr}`).toBeLessThan(2);
-      expect(JSON.parse(check.stdout).diagnostics, `${config} ${permission}`).toContainEqual(
-        expect.objectContaining({
-          ruleId: "unknown-field",
-          message: `unknown capability field "windowz": ${framework} ignores it`,
-        }),
-      );
-      const explained = bin(
-        ["explain", `fs.read_file not allowed on window "main", webview "main", URL: local`],
+      expectFrameworkNamed(
         dir,
-      );
-      expect(explained.stdout.split("\n")[0], `${config} ${permission}`).toBe(
-        `${framework} refused plugin:fs|read_file for window "main", webview "main", origin local (no capability grants it)`,
+        framework,
+        ["fs.read_file", "plugin:fs|read_file"],
+        `${config} ${permission}`,
       );
       // The identifiers and commands the answers print follow the same word: `tauri_version` in a Tauri app.
       const word = framework === "Tauri" ? "tauri" : "host";
@@ -566,3 +544,31 @@ describe("the framework's name in prose follows the app's spelling", () => {
     }
   });
 });
+
+/**
+ * The app in `dir` names its framework `framework` in a finding (the unknown field `windowz` its
+ * capability carries) and in `explain`'s answer to the host's refusal of `command` (as the host's
+ * message writes it, and as caplint names it), for window and webview "main".
+ */
+function expectFrameworkNamed(
+  dir: string,
+  framework: string,
+  [refused, command]: [refused: string, command: string],
+  label: string,
+): void {
+  const check = bin(["check", "-f", "json"], dir);
+  expect(check.code, `${label}: ${check.stderr}`).toBeLessThan(2);
+  expect(JSON.parse(check.stdout).diagnostics, label).toContainEqual(
+    expect.objectContaining({
+      ruleId: "unknown-field",
+      message: `unknown capability field "windowz": ${framework} ignores it`,
+    }),
+  );
+  const explained = bin(
+    ["explain", `${refused} not allowed on window "main", webview "main", URL: local`],
+    dir,
+  );
+  expect(explained.stdout.split("\n")[0], label).toBe(
+    `${framework} refused ${command} for window "main", webview "main", origin local (no capability grants it)`,
+  );
+}
