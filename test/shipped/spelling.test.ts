@@ -482,16 +482,7 @@ describe("the framework's name in prose follows the app's spelling", () => {
       ["tauri", "Tauri"],
     ] as const) {
       const dir = path.join(temp, `prose-${spelling}`);
-      mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-      writeFileSync(
-        path.join(dir, "src-tauri", "capabilities", "main.json"),
-        JSON.stringify({
-          identifier: "main",
-          windows: ["main"],
-          windowz: ["main"],
-          permissions: [`core:app:allow-${spelling}-version`],
-        }),
-      );
+      writeMainCapability(dir, `core:app:allow-${spelling}-version`);
       expectFrameworkNamed(dir, framework, ["dialog.save", "plugin:dialog|save"], spelling);
     }
   });
@@ -508,16 +499,7 @@ describe("the framework's name in prose follows the app's spelling", () => {
     ];
     for (const [config, permission, framework] of cases) {
       const dir = path.join(temp, `config-${config ?? "none"}-${permission.replace(/:/g, "_")}`);
-      mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-      writeFileSync(
-        path.join(dir, "src-tauri", "capabilities", "main.json"),
-        JSON.stringify({
-          identifier: "main",
-          windows: ["main"],
-          windowz: ["main"],
-          permissions: [permission],
-        }),
-      );
+      writeMainCapability(dir, permission);
       if (config === "tauri.conf.json")
         writeFileSync(
           path.join(dir, "src-tauri", config),
@@ -570,5 +552,19 @@ function expectFrameworkNamed(
   );
   expect(explained.stdout.split("\n")[0], label).toBe(
     `${framework} refused ${command} for window "main", webview "main", origin local (no capability grants it)`,
+  );
+}
+
+/** An app in `dir` whose one capability grants `permission` to "main" and carries the unknown field `windowz`. */
+function writeMainCapability(dir: string, permission: string): void {
+  mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+  writeFileSync(
+    path.join(dir, "src-tauri", "capabilities", "main.json"),
+    JSON.stringify({
+      identifier: "main",
+      windows: ["main"],
+      windowz: ["main"],
+      permissions: [permission],
+    }),
   );
 }
