@@ -186,14 +186,76 @@ let loaded: Natives | undefined;
 function natives(): Natives {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
+  const binding = nativeBinding<Binding>(require, "oxc-parser", "@oxc-parser/binding-", () =>
+    require("oxc-parser/src-js/bindings"),
+  );
+  const { jsonParseAst } = require("oxc-parser/src-js/wrap") as {
+    jsonParseAst: (json: string) => unknown;
+  };
   loaded = {
-    parser: require("oxc-parser") as Parser,
-    binding: require("oxc-parser/src-js/bindings") as Binding,
-    jsonParseAst: (require("oxc-parser/src-js/wrap") as { jsonParseAst: (json: string) => unknown })
-      .jsonParseAst,
-    resolver: require("oxc-resolver") as ResolverModule,
+    // What oxc-parser's own `parseSync` does (its `wrap`), without loading its entry module: that module's
+    // visitor and raw-transfer code and its binding loader were two thirds of the scan's start (11 of 15 ms CPU).
+    parser: {
+      parseSync: (filename, text, options) => {
+        const result = binding.parseSync(filename, text, options);
+        let program: unknown;
+        return {
+          get program() {
+            program ??= jsonParseAst(result.program);
+            return program;
+          },
+          get errors() {
+            return result.errors;
+          },
+        };
+      },
+    },
+    binding,
+    jsonParseAst,
+    resolver: nativeBinding<ResolverModule>(require, "oxc-resolver", "@oxc-resolver/binding-", () =>
+      require("oxc-resolver"),
+    ),
   };
   return loaded;
+}
+
+/**
+ * A napi-rs package's native binding, required straight from the platform package its own loader would pick
+ * (resolved from that package's folder, so the same copy): the loader's checks (musl by reading /usr/bin/ldd,
+ * WASI fallbacks) and oxc-parser's ES module wrapper cost more than the binding. Anything unusual (an override
+ * in NAPI_RS_NATIVE_LIBRARY_PATH, Yarn PnP, a platform package that is missing or does not load) goes
+ * through the package's own loader, which decides as before.
+ */
+function nativeBinding<T>(
+  require: NodeJS.Require,
+  packageName: string,
+  platformPrefix: string,
+  ownLoader: () => unknown,
+): T {
+  const suffixes =
+    process.platform === "linux"
+      ? [`linux-${process.arch}-gnu`, `linux-${process.arch}-musl`]
+      : process.platform === "win32"
+        ? [`win32-${process.arch}-msvc`]
+        : process.platform === "darwin"
+          ? [`darwin-${process.arch}`]
+          : [];
+  if (!process.env.NAPI_RS_NATIVE_LIBRARY_PATH && !process.versions.pnp && suffixes.length) {
+    let fromPackage: NodeJS.Require | undefined;
+    try {
+      fromPackage = createRequire(require.resolve(`${packageName}/package.json`));
+    } catch {
+      // No package.json export: its own loader below.
+    }
+    for (const suffix of fromPackage ? suffixes : []) {
+      try {
+        return fromPackage!(`${platformPrefix}${suffix}`) as T;
+      } catch {
+        // Not installed for this platform (or not loadable here): the next, else its own loader.
+      }
+    }
+  }
+  return ownLoader() as T;
 }
 
 export async function scanFrontend(options: FrontendOptions): Promise<FrontendScan | undefined> {
