@@ -24291,101 +24291,13 @@ async function scanFrontend2(options) {
     }
     return resolution.found;
   };
-  const readAhead = /* @__PURE__ */ new Map();
-  const parsesAhead = /* @__PURE__ */ new Map();
-  const parsedAhead = /* @__PURE__ */ new Map();
-  const blockKey = (block) => `${block.language}\0${block.text}`;
-  const parseAhead = (file) => {
-    if (modules.has(file) || readAhead.has(file))
-      return void 0;
-    const text2 = readTextFile(file, options.maxBytes);
-    readAhead.set(file, text2);
-    if (!text2.ok || options.cache?.get(file)?.text === text2.text || looksMinified(text2.text))
-      return void 0;
-    const started = [];
-    for (const block of fileBlocks(file, text2.text).blocks) {
-      const key = blockKey(block);
-      if (block.source !== void 0 || parsesAhead.has(key) || parsedAhead.has(key))
-        continue;
-      const parsed = natural.binding.parse(`block.${block.language}`, block.text, {
-        lang: block.language,
-        sourceType: "module"
-      });
-      parsesAhead.set(key, parsed);
-      started.push(parsed.then(
-        (result) => {
-          parsesAhead.delete(key);
-          parsedAhead.set(key, result);
-        },
-        // A parse that fails on the pool is parsed again on this thread, which reports it as before.
-        () => parsesAhead.delete(key)
-      ));
-    }
-    return started.length ? Promise.all(started) : void 0;
-  };
-  const parseBlock = (block) => {
-    const key = blockKey(block);
-    const ready = parsedAhead.get(key);
-    if (ready) {
-      parsedAhead.delete(key);
-      return ready;
-    }
-    return natural.binding.parseSync(`block.${block.language}`, block.text, {
-      lang: block.language,
-      sourceType: "module"
-    });
-  };
-  const pending = /* @__PURE__ */ new Map();
-  const waiting = [];
-  const waiters = /* @__PURE__ */ new Map();
-  let inFlight = 0;
-  const pump = () => {
-    while (inFlight < AHEAD_LIMIT && waiting.length) {
-      const file = waiting.pop();
-      const started = parseAhead(file);
-      const release = waiters.get(file);
-      waiters.delete(file);
-      if (!started) {
-        release();
-        continue;
-      }
-      inFlight++;
-      void started.then(() => {
-        inFlight--;
-        release();
-        pump();
-      });
-    }
-  };
-  const startAhead = (file) => {
-    if (pending.has(file) || modules.has(file) || readAhead.has(file))
-      return;
-    pending.set(file, new Promise((resolve5) => waiters.set(file, resolve5)));
-    waiting.push(file);
-    pump();
-  };
-  const takeAhead = async (file) => {
-    const ready = pending.get(file);
-    if (!ready)
-      return;
-    pending.delete(file);
-    const at = waiting.lastIndexOf(file);
-    if (at !== -1) {
-      waiting.splice(at, 1);
-      waiters.get(file)();
-      waiters.delete(file);
-      return;
-    }
-    await ready;
-  };
   const parsedFiles = /* @__PURE__ */ new Set();
   const skimmed = /* @__PURE__ */ new Map();
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
     order.push(file);
-    const text2 = readAhead.get(file) ?? readTextFile(file, options.maxBytes);
-    readAhead.delete(file);
+    const text2 = readTextFile(file, options.maxBytes);
     if (!text2.ok) {
       modules.set(file, emptyFacts());
       notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
@@ -24428,7 +24340,10 @@ async function scanFrontend2(options) {
     const [block] = fileBlocks(file, text2).blocks;
     if (!block)
       return void 0;
-    const parsed = parseBlock(block);
+    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+      lang: block.language,
+      sourceType: "module"
+    });
     if (parsed.errors.some((e) => e.severity === "Error"))
       return void 0;
     return importsOf(parsed.program, block.text);
@@ -24459,7 +24374,10 @@ async function scanFrontend2(options) {
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      const parsed = parseBlock(block);
+      const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+        lang: block.language,
+        sourceType: "module"
+      });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
         const at = lineIndex(text2)(block.offset);
@@ -24476,23 +24394,18 @@ async function scanFrontend2(options) {
   for (const group of groups) {
     const files = /* @__PURE__ */ new Set();
     const queue2 = [...group.entries];
-    for (const file of queue2)
-      startAhead(file);
     while (queue2.length) {
       const file = queue2.pop();
       if (files.has(file))
         continue;
       files.add(file);
-      await takeAhead(file);
       const facts = read(file);
       if (!facts)
         continue;
       for (const request of facts.requests) {
         const next = target(file, request);
-        if (next.kind === "file" && !files.has(next.file)) {
+        if (next.kind === "file" && !files.has(next.file))
           queue2.push(next.file);
-          startAhead(next.file);
-        }
       }
       if (facts.dynamicRequests.length)
         notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${plural(facts.dynamicRequests.length, "dynamic import")} of a module named at run time; not followed`);
@@ -25046,7 +24959,7 @@ function modulesCalledUnseen(unread, requestsOf, fileOf) {
   }
   return reached;
 }
-var import_node_module, import_node_path16, import_node_fs11, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, AHEAD_LIMIT, ROUTE_EXTENSIONS, PAGE_NAMES;
+var import_node_module, import_node_path16, import_node_fs11, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
 var init_scan = __esm({
   "dist/capabilities/frontend/scan.js"() {
     "use strict";
@@ -25091,7 +25004,6 @@ var init_scan = __esm({
       "main",
       "index"
     ];
-    AHEAD_LIMIT = 4;
     ROUTE_EXTENSIONS = [".tsx", ".jsx", ".ts", ".js", ".svelte", ".vue", ".mdx"];
     PAGE_NAMES = ["page", "+page", "index"];
   }

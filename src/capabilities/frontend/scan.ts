@@ -166,15 +166,7 @@ interface Parser<Program = unknown> {
  * find a module's imports without building the objects of the whole tree, most of a parse's cost on Node 20 (oxc's
  * raw transfer, which skips the JSON, needs Node 22); its import records (`module`) cost more to convert than the text.
  */
-type Binding = Parser<string> & {
-  /** The same parse on libuv's thread pool (the Rust parse and the JSON text it writes). */
-  parse(
-    filename: string,
-    text: string,
-    options: { lang: string; sourceType: "module" },
-  ): Promise<NativeParse>;
-};
-type NativeParse = ReturnType<Parser<string>["parseSync"]>;
+type Binding = Parser<string>;
 interface ResolverInstance {
   sync(directory: string, request: string): { path?: string; error?: string };
 }
@@ -190,8 +182,6 @@ interface Natives {
 }
 
 let loaded: Natives | undefined;
-/** Modules parsed ahead of the walk at once (see `parseAhead` in scanFrontend). */
-const AHEAD_LIMIT = 4;
 /** oxc's parser and resolver are native modules, loaded on the first scan (a check without a frontend never pays for them). */
 function natives(): Natives {
   if (loaded) return loaded;
@@ -432,108 +422,13 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     return resolution.found;
   };
 
-  // The walk below reads a module, then follows its imports. Each module it will read next is read and parsed
-  // ahead on libuv's thread pool (`parseAhead`), while this thread turns the previous modules' trees into facts;
-  // `read` then takes the parse that is ready. The order of reading, and so every result, is the walk's as before.
-  const readAhead = new Map<string, ReturnType<typeof readTextFile>>();
-  /** Parses started ahead, by language and block text (the parse depends on nothing else). */
-  const parsesAhead = new Map<string, Promise<NativeParse>>();
-  const parsedAhead = new Map<string, NativeParse>();
-  const blockKey = (block: { language: string; text: string }) =>
-    `${block.language}\u0000${block.text}`;
-  const parseAhead = (file: string): Promise<unknown> | undefined => {
-    if (modules.has(file) || readAhead.has(file)) return undefined;
-    const text = readTextFile(file, options.maxBytes);
-    readAhead.set(file, text);
-    if (!text.ok || options.cache?.get(file)?.text === text.text || looksMinified(text.text))
-      return undefined;
-    const started: Array<Promise<unknown>> = [];
-    for (const block of fileBlocks(file, text.text).blocks) {
-      const key = blockKey(block);
-      if (block.source !== undefined || parsesAhead.has(key) || parsedAhead.has(key)) continue;
-      const parsed = natural.binding.parse(`block.${block.language}`, block.text, {
-        lang: block.language,
-        sourceType: "module",
-      });
-      parsesAhead.set(key, parsed);
-      started.push(
-        parsed.then(
-          (result) => {
-            parsesAhead.delete(key);
-            parsedAhead.set(key, result);
-          },
-          // A parse that fails on the pool is parsed again on this thread, which reports it as before.
-          () => parsesAhead.delete(key),
-        ),
-      );
-    }
-    return started.length ? Promise.all(started) : undefined;
-  };
-  const parseBlock = (block: { language: string; text: string }): NativeParse => {
-    const key = blockKey(block);
-    const ready = parsedAhead.get(key);
-    if (ready) {
-      parsedAhead.delete(key);
-      return ready;
-    }
-    return natural.binding.parseSync(`block.${block.language}`, block.text, {
-      lang: block.language,
-      sourceType: "module",
-    });
-  };
-  const pending = new Map<string, Promise<unknown>>();
-  // At most AHEAD_LIMIT modules are parsed ahead at once, the next ones the walk will read (the top of its
-  // stack) first: more threads at once cost more CPU in all (each thread's allocations) for no earlier result.
-  const waiting: string[] = [];
-  const waiters = new Map<string, () => void>();
-  let inFlight = 0;
-  const pump = () => {
-    while (inFlight < AHEAD_LIMIT && waiting.length) {
-      const file = waiting.pop()!;
-      const started = parseAhead(file);
-      const release = waiters.get(file)!;
-      waiters.delete(file);
-      if (!started) {
-        release();
-        continue;
-      }
-      inFlight++;
-      void started.then(() => {
-        inFlight--;
-        release();
-        pump();
-      });
-    }
-  };
-  const startAhead = (file: string) => {
-    if (pending.has(file) || modules.has(file) || readAhead.has(file)) return;
-    pending.set(file, new Promise<void>((resolve) => waiters.set(file, resolve)));
-    waiting.push(file);
-    pump();
-  };
-  /** A module the walk reads now: its parse is started if it was still waiting, and awaited. */
-  const takeAhead = async (file: string) => {
-    const ready = pending.get(file);
-    if (!ready) return;
-    pending.delete(file);
-    const at = waiting.lastIndexOf(file);
-    if (at !== -1) {
-      waiting.splice(at, 1);
-      waiters.get(file)!();
-      waiters.delete(file);
-      return;
-    }
-    await ready;
-  };
-
   const parsedFiles = new Set<string>();
   /** Files of which only the imports were read (see `skim`), with their type-only imports. */
   const skimmed = new Map<string, readonly string[]>();
   const read = (file: string): ModuleFacts | undefined => {
     if (modules.has(file)) return modules.get(file);
     order.push(file);
-    const text = readAhead.get(file) ?? readTextFile(file, options.maxBytes);
-    readAhead.delete(file);
+    const text = readTextFile(file, options.maxBytes);
     if (!text.ok) {
       modules.set(file, emptyFacts());
       notes.push(`${show(file)}: ${text.message}; its calls were not analysed`);
@@ -590,7 +485,10 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       return undefined;
     const [block] = fileBlocks(file, text).blocks;
     if (!block) return undefined;
-    const parsed = parseBlock(block);
+    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+      lang: block.language,
+      sourceType: "module",
+    });
     if (parsed.errors.some((e) => e.severity === "Error")) return undefined;
     return importsOf(parsed.program, block.text);
   };
@@ -622,7 +520,10 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      const parsed = parseBlock(block);
+      const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+        lang: block.language,
+        sourceType: "module",
+      });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
         const at = lineIndex(text)(block.offset);
@@ -645,20 +546,15 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   for (const group of groups) {
     const files = new Set<string>();
     const queue = [...group.entries];
-    for (const file of queue) startAhead(file);
     while (queue.length) {
       const file = queue.pop()!;
       if (files.has(file)) continue;
       files.add(file);
-      await takeAhead(file);
       const facts = read(file);
       if (!facts) continue;
       for (const request of facts.requests) {
         const next = target(file, request);
-        if (next.kind === "file" && !files.has(next.file)) {
-          queue.push(next.file);
-          startAhead(next.file);
-        }
+        if (next.kind === "file" && !files.has(next.file)) queue.push(next.file);
       }
       if (facts.dynamicRequests.length)
         notes.push(
