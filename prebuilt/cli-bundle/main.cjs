@@ -53865,9 +53865,9 @@ var init_read_lines = __esm({
 });
 
 // dist/events/check-fields.js
-function checkServerLine(line, report2) {
+function checkServerLine(line, report2, keys = -1) {
   if (hasOwn.call(line, "type") || !hasOwn.call(line, "event"))
-    return checkServerEvent(line, AT_TOP, report2);
+    return checkServerEvent(line, AT_TOP, report2, keys);
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report2);
   const event = line.event;
   if (!isObject2(event)) {
@@ -53882,7 +53882,7 @@ function checkServerLine(line, report2) {
       });
     return void 0;
   }
-  const located = checkServerEvent(event, IN_ENVELOPE, report2);
+  const located = checkServerEvent(event, IN_ENVELOPE, report2, -1);
   if (located)
     located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
@@ -53891,11 +53891,10 @@ function prepared(definition) {
   let fields = PREPARED.get(definition);
   if (!fields) {
     const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length
-    };
+    const byName2 = new Map(list);
+    const required2 = list.filter(([, def]) => !def.optional).length;
+    const interpreted = (object) => isClean(object, byName2, required2);
+    fields = { list, byName: byName2, required: required2, clean: compileClean(list) ?? interpreted };
     PREPARED.set(definition, fields);
   }
   return fields;
@@ -53911,7 +53910,7 @@ function hasIntegerFields(line) {
   const type = line.type;
   return typeof type !== "string" || knownType(type)?.hasIntegers === true;
 }
-function checkServerEvent(event, at, report2) {
+function checkServerEvent(event, at, report2, keys) {
   const type = event.type;
   if (type === void 0) {
     report2({
@@ -53947,9 +53946,17 @@ function checkServerEvent(event, at, report2) {
     });
     return void 0;
   }
-  if (!isClean(event, known.fields ??= prepared(known.definition), known.type, at, true))
+  const fields = known.fields ??= prepared(known.definition);
+  if (!fields.clean(event, keys < 0 ? ownKeys(event) - 1 : keys - 1))
     reportFields(event, known.definition, known.type, at, report2, true);
   return { type: known.type, event, at };
+}
+function ownKeys(object) {
+  let keys = 0;
+  for (const key in object)
+    if (hasOwn.call(object, key))
+      keys++;
+  return keys;
 }
 function checkClientLine(line, report2) {
   if (!hasOwn.call(line, "type")) {
@@ -53971,29 +53978,74 @@ function checkClientLine(line, report2) {
 }
 function checkFields(object, definition, name, at, report2, hasType2 = false) {
   const fields = prepared(definition);
-  if (isClean(object, fields, name, at, hasType2))
+  if (fields.clean(object, ownKeys(object) - (hasType2 && hasOwn.call(object, "type") ? 1 : 0)))
     return;
   reportFields(object, definition, name, at, report2, hasType2);
 }
-function isClean(object, fields, name, at, hasType2) {
+function isClean(object, byName2, requiredFields) {
   flawed = false;
   let required2 = 0;
   for (const key in object) {
-    if (!hasOwn.call(object, key))
+    if (!hasOwn.call(object, key) || key === "type")
       continue;
-    if (hasType2 && key === "type")
-      continue;
-    const def = fields.byName.get(key);
+    const def = byName2.get(key);
     const value = object[key];
     if (def === void 0 || value === void 0)
       return false;
     if (!def.optional)
       required2++;
-    checkValue(value, def, key, name, at, noteFlaw);
+    checkValue(value, def, key, "", AT_TOP, noteFlaw);
     if (flawed)
       return false;
   }
-  return required2 === fields.required;
+  return required2 === requiredFields;
+}
+function compileClean(fields) {
+  if (fields.some(([field2]) => field2 in Object.prototype || field2 === "type"))
+    return void 0;
+  const body = ["let present = 0;", "let value;"];
+  for (const [field2, def] of fields) {
+    body.push(`value = object[${JSON.stringify(field2)}];`, `if (value !== undefined) {`, `  present++;`, `  if (!(${valueIsClean(def)})) return false;`, def.optional ? "}" : "} else return false;");
+  }
+  body.push("return present === keys;");
+  try {
+    const make = new Function("integerProblem", "isArray", "allStrings", `return function clean(object, keys) {
+${body.join("\n")}
+};`);
+    return make(integerProblem, Array.isArray, allStrings);
+  } catch {
+    return void 0;
+  }
+}
+function valueIsClean(def) {
+  const nullable = def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json";
+  const notNull = (() => {
+    switch (def.kind) {
+      case "int":
+      case "nullableInt":
+        return 'typeof value === "number" || integerProblem(value, "i64") === undefined';
+      case "tokens":
+        return `typeof value === "number" ? value >= 0 && value <= ${UINT32_MAX} : integerProblem(value, "u32") === undefined`;
+      case "string":
+      case "nullableString":
+        return def.enum ? `typeof value === "string" && (${def.enum.map((item) => `value === ${JSON.stringify(item)}`).join(" || ")})` : 'typeof value === "string"';
+      case "boolean":
+        return 'typeof value === "boolean"';
+      case "stringArray":
+        return "isArray(value) && allStrings(value)";
+      case "attachments":
+        return def.nonEmpty ? "isArray(value) && value.length > 0" : "isArray(value)";
+      case "json":
+        return "true";
+    }
+  })();
+  return `value === null ? ${nullable} : ${notNull}`;
+}
+function allStrings(items) {
+  for (const item of items)
+    if (typeof item !== "string")
+      return false;
+  return true;
 }
 function reportFields(object, definition, name, at, report2, hasType2) {
   const fields = definition.fields;
@@ -54157,6 +54209,7 @@ var init_check_fields = __esm({
   "dist/events/check-fields.js"() {
     "use strict";
     init_did_you_mean();
+    init_definitions();
     init_definitions();
     init_event_values();
     init_text();
@@ -54553,6 +54606,7 @@ function createLineValidator(options) {
     }, input)
   }));
   const summary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
+  const members = { top: 0, all: 0 };
   const count = (type) => {
     types[type] = (types[type] ?? 0) + 1;
   };
@@ -54599,6 +54653,7 @@ function createLineValidator(options) {
     }
     let value = parsed;
     summary.events++;
+    countMembers(value, members);
     checkWriting(line, value);
     if (options.client) {
       count(typeof value.type === "string" ? value.type : "ClientMessage");
@@ -54607,7 +54662,7 @@ function createLineValidator(options) {
     }
     if (hasIntegerFields(value) && mayHaveInexactNumbers(line))
       value = withExactNumbers(treeOf(), value);
-    const located = checkServerLine(value, onField);
+    const located = checkServerLine(value, onField, members.top);
     if (!located) {
       count("(unknown type)");
       return;
@@ -54621,7 +54676,7 @@ function createLineValidator(options) {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
       lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate2, 6);
-    if (!mayRepeatMembers(line, value))
+    if (!mayRepeatMembers(line, members.all))
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
@@ -54680,35 +54735,39 @@ function jsonKind(value) {
     return "a JSON boolean";
   return "a JSON number";
 }
-function mayRepeatMembers(line, value) {
-  const kept = membersKept(value);
+function mayRepeatMembers(line, kept) {
   let colons = 0;
   for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
     if (++colons > kept)
       return propertiesWritten(line) !== kept;
   return false;
 }
-function membersKept(value) {
+function countMembers(value, counts) {
   let count = 0;
   let pending;
-  let next = value;
-  for (; ; ) {
+  for (const key in value) {
+    count++;
+    const item = value[key];
+    if (item !== null && typeof item === "object")
+      (pending ??= []).push(item);
+  }
+  counts.top = count;
+  while (pending !== void 0 && pending.length > 0) {
+    const next = pending.pop();
     if (Array.isArray(next)) {
       for (const item of next)
         if (item !== null && typeof item === "object")
-          (pending ??= []).push(item);
+          pending.push(item);
     } else if (next !== null && typeof next === "object") {
       for (const key in next) {
         count++;
         const item = next[key];
         if (item !== null && typeof item === "object")
-          (pending ??= []).push(item);
+          pending.push(item);
       }
     }
-    if (pending === void 0 || pending.length === 0)
-      return count;
-    next = pending.pop();
   }
+  counts.all = count;
 }
 function hasOwnType(value) {
   return Object.prototype.hasOwnProperty.call(value, "type");

@@ -15,6 +15,7 @@ import {
   type FieldDef,
   type ServerEventType,
 } from "./definitions.js";
+import { UINT32_MAX } from "./definitions.js";
 import {
   integerProblem,
   isObject,
@@ -40,10 +41,17 @@ const hasOwn = Object.prototype.hasOwnProperty;
 export const AT_TOP: JsonPath = [];
 const IN_ENVELOPE: JsonPath = ["event"];
 
-/** Checks one server-to-client line; returns the event for the lifecycle when its type is known. */
-export function checkServerLine(line: JsonObject, report: Report): LocatedEvent | undefined {
+/**
+ * Checks one server-to-client line; returns the event for the lifecycle when its type is known.
+ * `keys`: the line's own keys when the caller counted them, else -1.
+ */
+export function checkServerLine(
+  line: JsonObject,
+  report: Report,
+  keys = -1,
+): LocatedEvent | undefined {
   if (hasOwn.call(line, "type") || !hasOwn.call(line, "event"))
-    return checkServerEvent(line, AT_TOP, report);
+    return checkServerEvent(line, AT_TOP, report, keys);
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report);
   const event = line.event;
   if (!isObject(event)) {
@@ -58,7 +66,7 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
       });
     return undefined;
   }
-  const located = checkServerEvent(event, IN_ENVELOPE, report);
+  const located = checkServerEvent(event, IN_ENVELOPE, report, -1);
   if (located) located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
 }
@@ -81,7 +89,15 @@ interface PreparedFields {
   list: ReadonlyArray<readonly [string, FieldDef]>;
   byName: ReadonlyMap<string, FieldDef>;
   required: number;
+  /**
+   * Whether an object has no finding of this definition, given how many own keys it has besides
+   * `type`: the same answer as `isClean`, from code made for this definition (see `compileClean`).
+   */
+  clean: CleanCheck;
 }
+
+/** Whether `object`, with `keys` own keys (`type` not counted), has no finding of one definition. */
+type CleanCheck = (object: JsonObject, keys: number) => boolean;
 
 const PREPARED = new Map<EventDef, PreparedFields>();
 
@@ -89,11 +105,10 @@ function prepared(definition: EventDef): PreparedFields {
   let fields = PREPARED.get(definition);
   if (!fields) {
     const list = Object.entries(definition.fields);
-    fields = {
-      list,
-      byName: new Map(list),
-      required: list.filter(([, def]) => !def.optional).length,
-    };
+    const byName = new Map(list);
+    const required = list.filter(([, def]) => !def.optional).length;
+    const interpreted: CleanCheck = (object) => isClean(object, byName, required);
+    fields = { list, byName, required, clean: compileClean(list) ?? interpreted };
     PREPARED.set(definition, fields);
   }
   return fields;
@@ -137,6 +152,7 @@ function checkServerEvent(
   event: JsonObject,
   at: JsonPath,
   report: Report,
+  keys: number,
 ): LocatedEvent | undefined {
   const type = event.type;
   if (type === undefined) {
@@ -177,9 +193,17 @@ function checkServerEvent(
     });
     return undefined;
   }
-  if (!isClean(event, (known.fields ??= prepared(known.definition)), known.type, at, true))
+  const fields = (known.fields ??= prepared(known.definition));
+  if (!fields.clean(event, keys < 0 ? ownKeys(event) - 1 : keys - 1))
     reportFields(event, known.definition, known.type, at, report, true);
   return { type: known.type, event, at };
+}
+
+/** The own enumerable keys of an object. */
+function ownKeys(object: JsonObject): number {
+  let keys = 0;
+  for (const key in object) if (hasOwn.call(object, key)) keys++;
+  return keys;
 }
 
 /** Checks one client-to-server line: an InboundDataMessage (with `type`) or a ClientMessage. */
@@ -213,7 +237,8 @@ function checkFields(
   hasType = false,
 ): void {
   const fields = prepared(definition);
-  if (isClean(object, fields, name, at, hasType)) return;
+  if (fields.clean(object, ownKeys(object) - (hasType && hasOwn.call(object, "type") ? 1 : 0)))
+    return;
   reportFields(object, definition, name, at, report, hasType);
 }
 
@@ -223,30 +248,108 @@ const noteFlaw: Report = () => {
 };
 
 /**
- * Whether an object has no finding at all, in one pass over its own keys (an object from JSON.parse
- * enumerates them fast). Nearly every event is clean; one that is not is checked again by
- * reportFields, which reports in the definition's order.
+ * Whether an object has no finding at all, in one pass over its own keys (`type` aside), interpreting
+ * the definition: the fallback of `compileClean`, and what its tests compare it with. Nearly every
+ * event is clean; one that is not is checked again by reportFields, which reports in the
+ * definition's order.
  */
-function isClean(
+export function isClean(
   object: JsonObject,
-  fields: PreparedFields,
-  name: string,
-  at: JsonPath,
-  hasType: boolean,
+  byName: ReadonlyMap<string, FieldDef>,
+  requiredFields: number,
 ): boolean {
   flawed = false;
   let required = 0;
   for (const key in object) {
-    if (!hasOwn.call(object, key)) continue;
-    if (hasType && key === "type") continue;
-    const def = fields.byName.get(key);
+    if (!hasOwn.call(object, key) || key === "type") continue;
+    const def = byName.get(key);
     const value = object[key];
     if (def === undefined || value === undefined) return false;
     if (!def.optional) required++;
-    checkValue(value, def, key, name, at, noteFlaw);
+    checkValue(value, def, key, "", AT_TOP, noteFlaw);
     if (flawed) return false;
   }
-  return required === fields.required;
+  return required === requiredFields;
+}
+
+/**
+ * `isClean` as code made once per definition: one property read per field and the checks of its
+ * kind inline, instead of a map lookup and a switch per key (every event of a stream takes this
+ * path). The own keys besides `type` are counted by the caller: every field present is one of
+ * them, so an object has no other key when their number is the number of fields present. Undefined
+ * where code cannot be made from text (`node --disallow-code-generation-from-strings`): the
+ * interpreted check is used then. The text is made from the definitions only (field names and enum
+ * values as JSON strings), never from a recording.
+ */
+export function compileClean(
+  fields: ReadonlyArray<readonly [string, FieldDef]>,
+): CleanCheck | undefined {
+  // A field named like a property every object inherits would be read from the prototype when absent.
+  if (fields.some(([field]) => field in Object.prototype || field === "type")) return undefined;
+  const body = ["let present = 0;", "let value;"];
+  for (const [field, def] of fields) {
+    body.push(
+      `value = object[${JSON.stringify(field)}];`,
+      `if (value !== undefined) {`,
+      `  present++;`,
+      `  if (!(${valueIsClean(def)})) return false;`,
+      def.optional ? "}" : "} else return false;",
+    );
+  }
+  body.push("return present === keys;");
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the text is made from the definitions above, never from input
+    const make = new Function(
+      "integerProblem",
+      "isArray",
+      "allStrings",
+      `return function clean(object, keys) {\n${body.join("\n")}\n};`,
+    ) as (
+      problem: typeof integerProblem,
+      isArray: typeof Array.isArray,
+      strings: typeof allStrings,
+    ) => CleanCheck;
+    return make(integerProblem, Array.isArray, allStrings);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The test of `compileClean`'s code that a present field's `value` has no finding (checkValue's cases). */
+function valueIsClean(def: FieldDef): string {
+  const nullable =
+    def.kind === "tokens" ||
+    def.kind === "nullableString" ||
+    def.kind === "nullableInt" ||
+    def.kind === "json";
+  const notNull = ((): string => {
+    switch (def.kind) {
+      case "int":
+      case "nullableInt":
+        return 'typeof value === "number" || integerProblem(value, "i64") === undefined';
+      case "tokens":
+        return `typeof value === "number" ? value >= 0 && value <= ${UINT32_MAX} : integerProblem(value, "u32") === undefined`;
+      case "string":
+      case "nullableString":
+        return def.enum
+          ? `typeof value === "string" && (${def.enum.map((item) => `value === ${JSON.stringify(item)}`).join(" || ")})`
+          : 'typeof value === "string"';
+      case "boolean":
+        return 'typeof value === "boolean"';
+      case "stringArray":
+        return "isArray(value) && allStrings(value)";
+      case "attachments":
+        return def.nonEmpty ? "isArray(value) && value.length > 0" : "isArray(value)";
+      case "json":
+        return "true";
+    }
+  })();
+  return `value === null ? ${nullable} : ${notNull}`;
+}
+
+function allStrings(items: readonly unknown[]): boolean {
+  for (const item of items) if (typeof item !== "string") return false;
+  return true;
 }
 
 function reportFields(

@@ -210,6 +210,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   );
   const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
 
+  /** The members of the line being read, counted once for the repeated-key and unknown-field checks. */
+  const members: MemberCounts = { top: 0, all: 0 };
   const count = (type: string) => {
     types[type] = (types[type] ?? 0) + 1;
   };
@@ -276,6 +278,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     }
     let value: JsonObject = parsed;
     summary.events++;
+    countMembers(value, members);
     checkWriting(line, value);
     if (options.client) {
       // Client messages have no integer field: JSON.parse's numbers are good enough.
@@ -285,7 +288,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     }
     if (hasIntegerFields(value) && mayHaveInexactNumbers(line))
       value = withExactNumbers(treeOf(), value);
-    const located = checkServerLine(value, onField);
+    // The exact numbers replace values in place: the line's keys are the same.
+    const located = checkServerLine(value, onField, members.top);
     if (!located) {
       count("(unknown type)");
       return;
@@ -327,7 +331,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         surrogate,
         6,
       );
-    if (!mayRepeatMembers(line, value)) return;
+    if (!mayRepeatMembers(line, members.all)) return;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {
       const path = lineTree.pathOf(member);
@@ -456,40 +460,49 @@ function jsonKind(value: unknown): string {
 
 /**
  * Whether a key of the line may be written twice: JSON.parse keeps one copy of a repeated key, so it
- * keeps fewer members than the line writes. Every member written has one colon outside strings, so a
- * line with no more colons than members kept repeats none; only a line whose strings hold colons
- * needs the members written counted exactly (a walk over its strings).
+ * keeps fewer members than the line writes (`kept`). Every member written has one colon outside
+ * strings, so a line with no more colons than members kept repeats none; only a line whose strings
+ * hold colons needs the members written counted exactly (a walk over its strings).
  */
-function mayRepeatMembers(line: string, value: JsonObject): boolean {
-  const kept = membersKept(value);
+function mayRepeatMembers(line: string, kept: number): boolean {
   let colons = 0;
   for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
     if (++colons > kept) return propertiesWritten(line) !== kept;
   return false;
 }
 
+/** The members of a parsed line: its own keys, and those of every object in it. */
+interface MemberCounts {
+  top: number;
+  all: number;
+}
+
 /**
- * The members of every object in a parsed value, counted without recursion (a payload may nest a
- * million deep); the list of objects still to count is made only for a value that nests one.
+ * Counts the members of a parsed line into `counts`, without recursion (a payload may nest a million
+ * deep); the list of objects still to count is made only for a value that nests one.
  */
-function membersKept(value: unknown): number {
+function countMembers(value: JsonObject, counts: MemberCounts): void {
   let count = 0;
   let pending: unknown[] | undefined;
-  let next = value;
-  for (;;) {
+  for (const key in value) {
+    count++;
+    const item = value[key];
+    if (item !== null && typeof item === "object") (pending ??= []).push(item);
+  }
+  counts.top = count;
+  while (pending !== undefined && pending.length > 0) {
+    const next = pending.pop();
     if (Array.isArray(next)) {
-      for (const item of next)
-        if (item !== null && typeof item === "object") (pending ??= []).push(item);
+      for (const item of next) if (item !== null && typeof item === "object") pending.push(item);
     } else if (next !== null && typeof next === "object") {
       for (const key in next) {
         count++;
         const item = (next as JsonObject)[key];
-        if (item !== null && typeof item === "object") (pending ??= []).push(item);
+        if (item !== null && typeof item === "object") pending.push(item);
       }
     }
-    if (pending === undefined || pending.length === 0) return count;
-    next = pending.pop();
   }
+  counts.all = count;
 }
 
 function hasOwnType(value: JsonObject): boolean {
