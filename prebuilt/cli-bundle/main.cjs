@@ -53865,7 +53865,15 @@ var init_read_lines = __esm({
 });
 
 // dist/events/check-fields.js
-function checkServerLine(line, report2, keys = -1) {
+function checkServerLine(line, report2, keys = -1, exact = (value) => value) {
+  const type = line.type;
+  if (typeof type === "string") {
+    const known = knownType(type);
+    if (known === void 0)
+      return checkServerEvent(line, AT_TOP, report2, keys);
+    return checkKnownEvent(known.hasIntegers ? exact(line) : line, known, AT_TOP, report2, keys);
+  }
+  line = exact(line);
   if (hasOwn.call(line, "type") || !hasOwn.call(line, "event"))
     return checkServerEvent(line, AT_TOP, report2, keys);
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report2);
@@ -53906,10 +53914,6 @@ function knownType(type) {
   }
   return lastKnown;
 }
-function hasIntegerFields(line) {
-  const type = line.type;
-  return typeof type !== "string" || knownType(type)?.hasIntegers === true;
-}
 function checkServerEvent(event, at, report2, keys) {
   const type = event.type;
   if (type === void 0) {
@@ -53946,6 +53950,9 @@ function checkServerEvent(event, at, report2, keys) {
     });
     return void 0;
   }
+  return checkKnownEvent(event, known, at, report2, keys);
+}
+function checkKnownEvent(event, known, at, report2, keys) {
   const fields = known.fields ??= prepared(known.definition);
   if (!fields.clean(event, keys < 0 ? ownKeys(event) - 1 : keys - 1))
     reportFields(event, known.definition, known.type, at, report2, true);
@@ -54502,6 +54509,8 @@ function startTraversal() {
   const turnEnd = [];
   const memoryBound = [];
   const recordingEnd = [];
+  let lastType2;
+  let lastListeners;
   const state = new StreamState((bound2) => {
     for (const listener of memoryBound)
       listener(bound2, MEMORY_BOUNDS[bound2]);
@@ -54509,6 +54518,7 @@ function startTraversal() {
   return {
     stream: state,
     on(listeners) {
+      lastType2 = void 0;
       for (const [key, listener] of Object.entries(listeners)) {
         if (key === "turnEnd")
           turnEnd.push(listener);
@@ -54529,7 +54539,11 @@ function startTraversal() {
       state.line = line;
       const { type, event } = located;
       const session = state.sessionOf(located);
-      const listeners = byType.get(type);
+      if (type !== lastType2) {
+        lastType2 = type;
+        lastListeners = byType.get(type);
+      }
+      const listeners = lastListeners;
       if (listeners)
         for (const listener of listeners)
           listener(event, session);
@@ -54605,10 +54619,32 @@ function createLineValidator(options) {
       ...finding.line === void 0 ? { path: [...eventPath, finding.field] } : { path: [finding.field], span: lineSpan(finding.line, 1, 2) }
     }, input)
   }));
-  const summary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
+  let runType;
+  let runCount = 0;
+  const endRun = () => {
+    if (runType !== void 0)
+      types[runType] += runCount;
+    runCount = 0;
+  };
+  const summary = {
+    lines: 0,
+    events: 0,
+    get types() {
+      endRun();
+      return types;
+    },
+    toolCalls: traversal.stats
+  };
   const members = { top: 0, all: 0 };
   const count = (type) => {
-    types[type] = (types[type] ?? 0) + 1;
+    if (type === runType) {
+      runCount++;
+      return;
+    }
+    endRun();
+    runType = type;
+    runCount = 1;
+    types[type] ??= 0;
   };
   const checkLine = (line, invalidUtf8) => {
     lineNumber++;
@@ -54646,12 +54682,12 @@ function createLineValidator(options) {
       emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, problem.offset + 1, problem.offset + 2);
       return;
     }
-    if (!isObject2(parsed)) {
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       count("(invalid)");
       addLineFinding({ ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } }, { hint: "each line of a recording is one JSON object", path: [] }, "value");
       return;
     }
-    let value = parsed;
+    const value = parsed;
     summary.events++;
     countMembers(value, members);
     checkWriting(line, value);
@@ -54660,9 +54696,7 @@ function createLineValidator(options) {
       checkClientLine(value, onField);
       return;
     }
-    if (hasIntegerFields(value) && mayHaveInexactNumbers(line))
-      value = withExactNumbers(treeOf(), value);
-    const located = checkServerLine(value, onField, members.top);
+    const located = checkServerLine(value, onField, members.top, exactNumbers);
     if (!located) {
       count("(unknown type)");
       return;
@@ -54671,6 +54705,7 @@ function createLineValidator(options) {
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
   };
+  const exactNumbers = (value) => mayHaveInexactNumbers(text2) ? withExactNumbers(treeOf(), value) : value;
   const lineFinding = (report2, hint, offset, length, path46 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path46, demote: mild }, lineNumber, offset + 1, offset + length + 1);
   const checkWriting = (line, value) => {
     const surrogate2 = loneSurrogateEscape(line);
@@ -54796,7 +54831,6 @@ var init_validator = __esm({
   "dist/events/validator.js"() {
     "use strict";
     init_check_fields();
-    init_event_values();
     init_rules2();
     init_run_rules();
     init_messages();

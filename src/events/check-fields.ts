@@ -49,7 +49,17 @@ export function checkServerLine(
   line: JsonObject,
   report: Report,
   keys = -1,
+  exact: ExactNumbers = (value) => value,
 ): LocatedEvent | undefined {
+  const type = line.type;
+  if (typeof type === "string") {
+    // A ServerEvent at the top, nearly every line: its type is read and looked up once.
+    const known = knownType(type);
+    if (known === undefined) return checkServerEvent(line, AT_TOP, report, keys);
+    return checkKnownEvent(known.hasIntegers ? exact(line) : line, known, AT_TOP, report, keys);
+  }
+  // No type, or one that is not a string: an envelope (its session_id is an integer), or a finding.
+  line = exact(line);
   if (hasOwn.call(line, "type") || !hasOwn.call(line, "event"))
     return checkServerEvent(line, AT_TOP, report, keys);
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report);
@@ -130,9 +140,8 @@ let lastType: string | undefined;
 let lastKnown: KnownType | undefined;
 
 /**
- * The known type named `type`. A line's type is looked up twice (hasIntegerFields, then the check),
- * and runs of one type (token deltas) are the bulk of a stream: comparing with the last type
- * looked up is cheaper than hashing a new string for the Map each time.
+ * The known type named `type`. Runs of one type (token deltas) are the bulk of a stream: comparing
+ * with the last type looked up is cheaper than hashing a new string for the Map each time.
  */
 function knownType(type: string): KnownType | undefined {
   if (type !== lastType) {
@@ -142,11 +151,12 @@ function knownType(type: string): KnownType | undefined {
   return lastKnown;
 }
 
-/** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
-export function hasIntegerFields(line: JsonObject): boolean {
-  const type = line.type;
-  return typeof type !== "string" || knownType(type)?.hasIntegers === true;
-}
+/**
+ * The line with the numbers of its event's own fields as written, where JSON.parse may not have kept
+ * them (the validator's `withExactNumbers`); asked only for a line that may hold an integer field: an
+ * envelope (session_id), or an event type with one.
+ */
+export type ExactNumbers = (line: JsonObject) => JsonObject;
 
 function checkServerEvent(
   event: JsonObject,
@@ -193,6 +203,17 @@ function checkServerEvent(
     });
     return undefined;
   }
+  return checkKnownEvent(event, known, at, report, keys);
+}
+
+/** Checks the fields of an event whose type is known (`keys`: its own keys, or -1 when not counted). */
+function checkKnownEvent(
+  event: JsonObject,
+  known: KnownType,
+  at: JsonPath,
+  report: Report,
+  keys: number,
+): LocatedEvent {
   const fields = (known.fields ??= prepared(known.definition));
   if (!fields.clean(event, keys < 0 ? ownKeys(event) - 1 : keys - 1))
     reportFields(event, known.definition, known.type, at, report, true);

@@ -29,12 +29,16 @@ export function startTraversal(): Traversal {
   const turnEnd: Array<NonNullable<StreamListeners["turnEnd"]>> = [];
   const memoryBound: Array<NonNullable<StreamListeners["memoryBound"]>> = [];
   const recordingEnd: Array<NonNullable<StreamListeners["recordingEnd"]>> = [];
+  /** The listeners of the last event's type. */
+  let lastType: string | undefined;
+  let lastListeners: EventListener[] | undefined;
   const state = new StreamState((bound) => {
     for (const listener of memoryBound) listener(bound, MEMORY_BOUNDS[bound]);
   });
   return {
     stream: state,
     on(listeners) {
+      lastType = undefined;
       for (const [key, listener] of Object.entries(listeners)) {
         if (key === "turnEnd") turnEnd.push(listener as NonNullable<StreamListeners["turnEnd"]>);
         else if (key === "memoryBound")
@@ -52,7 +56,12 @@ export function startTraversal(): Traversal {
       state.line = line;
       const { type, event } = located;
       const session = state.sessionOf(located);
-      const listeners = byType.get(type);
+      // Types come in runs (token deltas); a known type is one string, so this compares pointers.
+      if (type !== lastType) {
+        lastType = type;
+        lastListeners = byType.get(type);
+      }
+      const listeners = lastListeners;
       if (listeners) for (const listener of listeners) listener(event, session);
       const endsTurn = state.endsTurn(type, event, session);
       if (endsTurn) for (const listener of turnEnd) listener(session, type);

@@ -6,10 +6,10 @@ import {
   AT_TOP,
   checkClientLine,
   checkServerLine,
-  hasIntegerFields,
+  type ExactNumbers,
   type FieldReport,
 } from "./check-fields.js";
-import { isObject, type JsonObject, type JsonPath } from "./event-values.js";
+import type { JsonObject, JsonPath } from "./event-values.js";
 import {
   EVENT_RULES,
   EVENT_RULES_BY_ID,
@@ -208,12 +208,38 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         ),
     }),
   );
-  const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
+  /**
+   * Events are counted by type in runs (token deltas come dozens in a row): the run of the last
+   * type counted is added to `types` when another type comes or the summary is read. A type is
+   * put in `types` when first seen, so the summary lists types in that order.
+   */
+  let runType: string | undefined;
+  let runCount = 0;
+  const endRun = () => {
+    if (runType !== undefined) types[runType]! += runCount;
+    runCount = 0;
+  };
+  const summary: EventSummary = {
+    lines: 0,
+    events: 0,
+    get types() {
+      endRun();
+      return types;
+    },
+    toolCalls: traversal.stats,
+  };
 
   /** The members of the line being read, counted once for the repeated-key and unknown-field checks. */
   const members: MemberCounts = { top: 0, all: 0 };
   const count = (type: string) => {
-    types[type] = (types[type] ?? 0) + 1;
+    if (type === runType) {
+      runCount++;
+      return;
+    }
+    endRun();
+    runType = type;
+    runCount = 1;
+    types[type] ??= 0;
   };
 
   const checkLine = (line: string, invalidUtf8: boolean) => {
@@ -245,7 +271,6 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       count("(invalid)");
       return;
     }
-    // JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts).
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -267,7 +292,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       );
       return;
     }
-    if (!isObject(parsed)) {
+    // JSON.parse makes no RawNumber: an object that is no array is one.
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       count("(invalid)");
       addLineFinding(
         { ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed) } },
@@ -276,7 +302,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       );
       return;
     }
-    let value: JsonObject = parsed;
+    const value = parsed as JsonObject;
     summary.events++;
     countMembers(value, members);
     checkWriting(line, value);
@@ -286,10 +312,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       checkClientLine(value, onField);
       return;
     }
-    if (hasIntegerFields(value) && mayHaveInexactNumbers(line))
-      value = withExactNumbers(treeOf(), value);
     // The exact numbers replace values in place: the line's keys are the same.
-    const located = checkServerLine(value, onField, members.top);
+    const located = checkServerLine(value, onField, members.top, exactNumbers);
     if (!located) {
       count("(unknown type)");
       return;
@@ -298,6 +322,10 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
   };
+
+  /** JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts). */
+  const exactNumbers: ExactNumbers = (value) =>
+    mayHaveInexactNumbers(text) ? withExactNumbers(treeOf(), value) : value;
 
   /** A finding about the line's text itself, at an offset. */
   const lineFinding = (

@@ -33,6 +33,26 @@ describe("createEventValidator", () => {
     });
   });
 
+  it("counts events by type in the order types first appear, whenever the summary is read", () => {
+    const validator = createEventValidator();
+    const delta = '{"type":"token_delta","kind":"content","delta":"a"}';
+    validator.push(delta);
+    validator.push(delta);
+    expect(validator.summary.types).toEqual({ token_delta: 2 });
+    validator.push("not json");
+    validator.push(delta);
+    validator.push('{"type":"user_message","message_id":1,"content":"go"}');
+    validator.push('{"type":"no_such_type"}');
+    validator.push(delta);
+    expect(Object.entries(validator.summary.types)).toEqual([
+      ["token_delta", 4],
+      ["(invalid)", 1],
+      ["user_message", 1],
+      ["(unknown type)", 1],
+    ]);
+    expect(validator.summary.events).toBe(6);
+  });
+
   it("remembers the last 10,000 ended ids for its messages, forgetting the longest-ended first", () => {
     const validator = createEventValidator();
     const messages = (line: string) => validator.push(line).map((d) => d.messageId);
