@@ -54635,7 +54635,7 @@ function createLineValidator(options) {
     },
     toolCalls: traversal.stats
   };
-  const members = { top: 0, all: 0 };
+  const members = { top: 0, all: 0, plainAfterColons: false };
   const count = (type) => {
     if (type === runType) {
       runCount++;
@@ -54705,13 +54705,13 @@ function createLineValidator(options) {
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
   };
-  const exactNumbers = (value) => mayHaveInexactNumbers(text2) ? withExactNumbers(treeOf(), value) : value;
+  const exactNumbers = (value) => members.plainAfterColons && text2.indexOf("[") === -1 || !mayHaveInexactNumbers(text2) ? value : withExactNumbers(treeOf(), value);
   const lineFinding = (report2, hint, offset, length, path46 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path46, demote: mild }, lineNumber, offset + 1, offset + length + 1);
   const checkWriting = (line, value) => {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
       lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate2, 6);
-    if (!mayRepeatMembers(line, members.all))
+    if (!mayRepeatMembers(line, members))
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
@@ -54770,12 +54770,33 @@ function jsonKind(value) {
     return "a JSON boolean";
   return "a JSON number";
 }
-function mayRepeatMembers(line, kept) {
+function mayRepeatMembers(line, counts) {
+  const kept = counts.all;
   let colons = 0;
-  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
-    if (++colons > kept)
+  let plain2 = true;
+  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1)) {
+    if (++colons > kept) {
+      counts.plainAfterColons = false;
       return propertiesWritten(line) !== kept;
+    }
+    if (plain2)
+      plain2 = isPlainIntegerOrNoNumberAt(line, at + 1);
+  }
+  counts.plainAfterColons = plain2;
   return false;
+}
+function isPlainIntegerOrNoNumberAt(line, at) {
+  let code = line.charCodeAt(at);
+  while (code === 32 || code === 9 || code === 10 || code === 13)
+    code = line.charCodeAt(++at);
+  if (code === 45)
+    code = line.charCodeAt(++at);
+  let digits = 0;
+  while (code >= 48 && code <= 57) {
+    digits++;
+    code = line.charCodeAt(++at);
+  }
+  return digits === 0 || digits <= 15 && code !== 46 && code !== 101 && code !== 69;
 }
 function countMembers(value, counts) {
   let count = 0;

@@ -230,7 +230,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   };
 
   /** The members of the line being read, counted once for the repeated-key and unknown-field checks. */
-  const members: MemberCounts = { top: 0, all: 0 };
+  const members: MemberCounts = { top: 0, all: 0, plainAfterColons: false };
   const count = (type: string) => {
     if (type === runType) {
       runCount++;
@@ -325,7 +325,9 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
 
   /** JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts). */
   const exactNumbers: ExactNumbers = (value) =>
-    mayHaveInexactNumbers(text) ? withExactNumbers(treeOf(), value) : value;
+    (members.plainAfterColons && text.indexOf("[") === -1) || !mayHaveInexactNumbers(text)
+      ? value
+      : withExactNumbers(treeOf(), value);
 
   /** A finding about the line's text itself, at an offset. */
   const lineFinding = (
@@ -359,7 +361,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         surrogate,
         6,
       );
-    if (!mayRepeatMembers(line, members.all)) return;
+    if (!mayRepeatMembers(line, members)) return;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {
       const path = lineTree.pathOf(member);
@@ -488,21 +490,53 @@ function jsonKind(value: unknown): string {
 
 /**
  * Whether a key of the line may be written twice: JSON.parse keeps one copy of a repeated key, so it
- * keeps fewer members than the line writes (`kept`). Every member written has one colon outside
+ * keeps fewer members than the line writes (`counts.all`). Every member written has one colon outside
  * strings, so a line with no more colons than members kept repeats none; only a line whose strings
  * hold colons needs the members written counted exactly (a walk over its strings).
+ *
+ * The walk also notes whether every number written right after a colon is a plain integer of at most
+ * 15 digits (`counts.plainAfterColons`): in a line without arrays every number is a member's value,
+ * after its colon, so JSON.parse read them all as written and the exact-number scan of the whole
+ * text (mayHaveInexactNumbers) is not needed. False when the walk stopped early.
  */
-function mayRepeatMembers(line: string, kept: number): boolean {
+function mayRepeatMembers(line: string, counts: MemberCounts): boolean {
+  const kept = counts.all;
   let colons = 0;
-  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1))
-    if (++colons > kept) return propertiesWritten(line) !== kept;
+  let plain = true;
+  for (let at = line.indexOf(":"); at !== -1; at = line.indexOf(":", at + 1)) {
+    if (++colons > kept) {
+      counts.plainAfterColons = false;
+      return propertiesWritten(line) !== kept;
+    }
+    if (plain) plain = isPlainIntegerOrNoNumberAt(line, at + 1);
+  }
+  counts.plainAfterColons = plain;
   return false;
+}
+
+/**
+ * False when a number starts at `at` (after JSON whitespace) that is not a plain integer of at most
+ * 15 digits: a fraction, an exponent or 16 digits. A colon inside a string may be followed by
+ * anything: false there only costs the exact-number scan.
+ */
+function isPlainIntegerOrNoNumberAt(line: string, at: number): boolean {
+  let code = line.charCodeAt(at);
+  while (code === 32 || code === 9 || code === 10 || code === 13) code = line.charCodeAt(++at);
+  if (code === 45) code = line.charCodeAt(++at);
+  let digits = 0;
+  while (code >= 48 && code <= 57) {
+    digits++;
+    code = line.charCodeAt(++at);
+  }
+  return digits === 0 || (digits <= 15 && code !== 46 && code !== 101 && code !== 69);
 }
 
 /** The members of a parsed line: its own keys, and those of every object in it. */
 interface MemberCounts {
   top: number;
   all: number;
+  /** Set by mayRepeatMembers: every number right after a colon is a plain integer of at most 15 digits. */
+  plainAfterColons: boolean;
 }
 
 /**
