@@ -80,7 +80,8 @@ if (kind === undefined) {
     if (made.status !== 0) process.exit(made.status ?? 1);
   }
 } else {
-  const script = new vm.Script(Module.wrap(readFileSync(bundle, "latin1")), { filename: bundle });
+  // The same source as the bin compiles: the bundle is written already wrapped (scripts/bundle.mjs).
+  const script = new vm.Script(readFileSync(bundle, "latin1"), { filename: bundle });
   const module = { exports: {} };
   script.runInThisContext()(
     module.exports,

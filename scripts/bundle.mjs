@@ -6,6 +6,7 @@
 // (reporters, fixes, queries) stay lazy: esbuild turns their `import()` into deferred `require()`s.
 // The library entry (dist/index.js) stays unbundled ESM. The package's own files (schema/, data/,
 // package.json, dist/generated/) are found by src/core/package-files.ts alone, from any depth.
+import Module from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -247,6 +248,7 @@ const result = await build({
   format: "cjs",
   platform: "node",
   target: "node20",
+  minifyWhitespace: true,
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
@@ -292,9 +294,17 @@ if (notComments.length) {
   );
   process.exit(1);
 }
+// The file holds the module body already wrapped as Node wraps a CommonJS module (Module.wrap): the bin
+// compiles it with vm.Script as read. Wrapped at run time, the source was a concatenation, which V8
+// copies into one flat string before it looks the script up: one more 2.3 MB copy on every run, 570
+// page faults of a one-file check's 5,800 (docs/performance.md, helper "startup", 2026-12-03).
+// Required as a module, the file would define that function and return nothing: only the bin and
+// scripts/build-code-cache.mjs read it, with vm.Script.
 writeFileSync(
   "dist/cli-bundle/main.cjs",
-  bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  Module.wrap(
+    bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  ),
 );
 // The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
 const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");

@@ -13,6 +13,8 @@ import { forgetFilesRead } from "../core/source/read.js";
 import { CaplintCommand } from "./usage-errors.js";
 
 export type { MainOptions } from "../core/io.js";
+// The bin writes standard output and error through these (bin/caplint.js).
+export { standardStream } from "../core/output.js";
 
 /**
  * The whole CLI, with injected streams and working directory; returns the exit code.

@@ -251,6 +251,56 @@ describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 
   });
 });
 
+describe("standard output on a pipe a Node parent made non-blocking", { timeout: 60_000 }, () => {
+  // The bin writes standard output with fs.writeSync; on a pipe a Node parent made non-blocking, with
+  // a slow reader, a write fails (EAGAIN) or is taken in part: the rest must reach the reader through
+  // Node's stream, whole and in order, with the exit code.
+  it.each([
+    ["permissions --format json", 0],
+    ["check -f json --max-warnings 0 many.json", 1],
+    ["check --max-warnings 0 many.json", 1],
+  ] as const)("caplint %s, read a second late", (command, code) => {
+    const { dir } = fixture();
+    writeFileSync(
+      path.join(dir, "many.json"),
+      JSON.stringify({
+        identifier: "m",
+        windows: ["main"],
+        permissions: Array.from({ length: 3000 }, (_, i) => `nope:p${i}`),
+      }),
+    );
+    const parent = path.join(dir, "parent.mjs");
+    writeFileSync(
+      parent,
+      `import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+const child = spawn(process.execPath, [${JSON.stringify(BIN)}, ...process.argv.slice(2)], { stdio: ["ignore", "inherit", "inherit"] });
+child.on("exit", (code) => process.stderr.write("exit " + code + "\\n"));
+// Node gives a child its standard streams blocking, then a parent that prints while the child runs
+// (npm-run-all, turbo, any Node tool) makes the shared pipe non-blocking when it first reads its own.
+process.stdout;
+if (existsSync("/proc/self/fdinfo/1")) {
+  const flags = Number.parseInt(/flags:\\s*(\\d+)/.exec(readFileSync("/proc/self/fdinfo/1", "utf8"))[1], 8);
+  process.stderr.write((flags & 0o4000) !== 0 ? "non-blocking\\n" : "blocking\\n");
+}
+`,
+    );
+    const reference = shell(`$CAPLINT ${command} > reference.txt; echo "exit $?"`, dir);
+    const expected = readFileSync(path.join(dir, "reference.txt"), "utf8");
+    // More than a pipe holds (64 KB), so the writer meets a full pipe while the reader sleeps.
+    expect(expected.length).toBeGreaterThan(200_000);
+    const result = shell(
+      `${JSON.stringify(process.execPath)} parent.mjs ${command} | { sleep 1; cat > late.txt; }`,
+      dir,
+    );
+    expect(reference.stdout).toBe(`exit ${code}\n`);
+    if (existsSync("/proc/self/fdinfo/1")) expect(result.stderr).toMatch(/^non-blocking\n/);
+    expect(result.stderr).toMatch(new RegExp(`exit ${code}\n$`));
+    expect(result.stderr).not.toMatch(/EAGAIN|internal error|\n\s+at /);
+    expect(readFileSync(path.join(dir, "late.txt"), "utf8")).toBe(expected);
+  });
+});
+
 describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
   it("owner and group (as root)", async ({ skip }) => {
     skip(!isRoot, "only root can give a file another owner");
