@@ -259,7 +259,7 @@ describe("standard output on a pipe a Node parent made non-blocking", { timeout:
     ["permissions --format json", 0],
     ["check -f json --max-warnings 0 many.json", 1],
     ["check --max-warnings 0 many.json", 1],
-  ] as const)("caplint %s, read a second late", (command, code) => {
+  ] as const)("caplint %s, read late", (command, code) => {
     const { dir } = fixture();
     writeFileSync(
       path.join(dir, "many.json"),
@@ -273,9 +273,12 @@ describe("standard output on a pipe a Node parent made non-blocking", { timeout:
     writeFileSync(
       parent,
       `import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 const child = spawn(process.execPath, [${JSON.stringify(BIN)}, ...process.argv.slice(2)], { stdio: ["ignore", "inherit", "inherit"] });
-child.on("exit", (code) => process.stderr.write("exit " + code + "\\n"));
+child.on("exit", (code) => {
+  process.stderr.write("exit " + code + "\\n");
+  writeFileSync("exited", "");
+});
 // Node gives a child its standard streams blocking, then a parent that prints while the child runs
 // (npm-run-all, turbo, any Node tool) makes the shared pipe non-blocking when it first reads its own.
 process.stdout;
@@ -290,7 +293,8 @@ if (existsSync("/proc/self/fdinfo/1")) {
     // More than a pipe holds (64 KB), so the writer meets a full pipe while the reader sleeps.
     expect(expected.length).toBeGreaterThan(200_000);
     const result = shell(
-      `${JSON.stringify(process.execPath)} parent.mjs ${command} | { sleep 1; cat > late.txt; }`,
+      // The reader starts once the child exited, or after 5 s (see the next test).
+      `${JSON.stringify(process.execPath)} parent.mjs ${command} | { for i in $(seq 50); do [ -e exited ] && break; sleep 0.1; done; cat > late.txt; }`,
       dir,
     );
     expect(reference.stdout).toBe(`exit ${code}\n`);
@@ -299,6 +303,47 @@ if (existsSync("/proc/self/fdinfo/1")) {
     expect(result.stderr).not.toMatch(/EAGAIN|internal error|\n\s+at /);
     expect(readFileSync(path.join(dir, "late.txt"), "utf8")).toBe(expected);
   });
+
+  it.each([["--help"], ["--version"]])(
+    "caplint %s (answered without the bundle) into a full non-blocking pipe",
+    (option) => {
+      const { dir } = fixture();
+      const expected = shell(`$CAPLINT ${option} > reference.txt`, dir);
+      expect(expected.status).toBe(0);
+      const reference = readFileSync(path.join(dir, "reference.txt"), "utf8");
+      // The parent fills the pipe before the child writes, so the child's first write is refused.
+      writeFileSync(
+        path.join(dir, "parent.mjs"),
+        `import { spawn } from "node:child_process";
+import { writeFileSync, writeSync } from "node:fs";
+// The child starts half a second late (a shell that sleeps), once the pipe is full.
+const child = spawn("sh", ["-c", 'sleep 0.5; exec "$0" "$@"', process.execPath, ${JSON.stringify(BIN)}, ${JSON.stringify(option)}], { stdio: ["ignore", "inherit", "inherit"] });
+child.on("exit", (code) => {
+  process.stderr.write("exit " + code + "\\n");
+  writeFileSync("exited", "");
+});
+process.stdout;
+let filled = 0;
+// A write of up to 4 KB is taken whole or not at all: single bytes fill the last page's room too.
+for (const size of [4096, 1]) {
+  try { for (;;) filled += writeSync(1, "x".repeat(size)); } catch (error) { if (error.code !== "EAGAIN") throw error; }
+}
+process.stderr.write("filled " + filled + "\\n");
+`,
+      );
+      const result = shell(
+        // The reader starts once the child exited, or after 5 s: a child that writes in time always
+        // meets the full pipe (one that waits for the reader exits only after it read).
+        `${JSON.stringify(process.execPath)} parent.mjs | { for i in $(seq 50); do [ -e exited ] && break; sleep 0.1; done; cat > late.txt; }`,
+        dir,
+      );
+      expect(result.stderr).toMatch(/^filled \d+\nexit 0\n$/);
+      const filled = Number(/filled (\d+)/.exec(result.stderr)![1]);
+      const late = readFileSync(path.join(dir, "late.txt"), "utf8");
+      expect(late.length).toBe(filled + reference.length);
+      expect(late.replace(/^x+/, "")).toBe(reference);
+    },
+  );
 });
 
 describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
