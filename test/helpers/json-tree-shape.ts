@@ -1,5 +1,5 @@
 import type { SourceDocument } from "../../src/core/source/document.js";
-import type { JsonTree } from "../../src/core/source/json-tree.js";
+import type { JsonPathTree } from "../../src/core/source/json-tree.js";
 
 /** A JSON syntax tree in jsonc-parser's shape, to compare caplint's compact tree with it node for node. */
 export type Shape = {
@@ -25,8 +25,8 @@ export const shape = (
       }
     : {}),
 });
-/** The compact tree in jsonc-parser's shape: objects hold property nodes of a key and a value. */
-export const treeShape = (tree: JsonTree, node: number): Shape => {
+/** The compact tree (whole or made along paths) in jsonc-parser's shape: objects hold property nodes of a key and a value. */
+export const treeShape = (tree: JsonPathTree, node: number): Shape => {
   const type = tree.kind(node);
   const items = Array.from({ length: tree.childCount(node) }, (_, i) => tree.child(node, i));
   const member = (child: number): Shape => ({

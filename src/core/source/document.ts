@@ -1,7 +1,14 @@
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
-import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
+import {
+  deepestNode,
+  jsonTree,
+  LazyJsonTree,
+  NO_NODE,
+  type JsonNode,
+  type JsonPathTree,
+} from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 import { quoteString } from "./syntax.js";
 import { headerParts, TomlKeyIndex } from "./toml-key-index.js";
@@ -19,6 +26,12 @@ function jsoncParser(): JsoncParser {
   jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
   return jsonc;
 }
+
+/**
+ * A document's findings are placed through a syntax tree made along their paths until that has read
+ * the text this many times over; then the whole tree is made (see `SourceDocument.tree`).
+ */
+const WHOLE_TREE_AFTER = 8;
 
 /** How deep arrays, objects and tables may nest (see `excessiveNesting`). */
 export const MAX_NESTING_DEPTH = 256;
@@ -44,7 +57,8 @@ export interface ParseFailure {
 export class SourceDocument {
   readonly lines: LineIndex;
   private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
-  private jsonArrays: Map<JsonNode, ItemSpan[]> | undefined;
+  /** The items of the JSON arrays fixes asked for, by node of `tree` (made again if the tree is replaced). */
+  private jsonArrays: { tree: JsonPathTree; items: Map<JsonNode, ItemSpan[]> } | undefined;
   private tomlKeys: TomlKeyIndex | undefined;
   private constructor(
     /** Absolute path. */
@@ -55,8 +69,8 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    /** The syntax tree once built, shared by the documents of one text (see {@link at}). */
-    private readonly treeBox: { tree?: JsonTree } = {},
+    /** The syntax tree once begun, and the repeated keys once found, shared by the documents of one text (see {@link at}). */
+    private readonly treeBox: { tree?: JsonPathTree; repeated?: readonly JsonPath[] } = {},
   ) {
     this.lines = new LineIndex(text);
   }
@@ -151,16 +165,22 @@ export class SourceDocument {
     );
   }
 
-  /** The syntax tree of a valid JSON document, built on first use. */
-  private get tree(): JsonTree | undefined {
-    if (
-      this.treeBox.tree === undefined &&
-      this.format === "json" &&
-      this.parseError === undefined
-    ) {
-      this.treeBox.tree = jsonTree(this.text);
-    }
-    return this.treeBox.tree;
+  /**
+   * The syntax tree of a valid JSON document: made as paths are followed (only the findings' paths
+   * need it), until following them has read the text {@link WHOLE_TREE_AFTER} times over (paths
+   * deep in a large file), when the whole tree, made in one pass, costs less.
+   */
+  private get tree(): JsonPathTree | undefined {
+    const box = this.treeBox;
+    if (box.tree === undefined) {
+      if (this.format !== "json" || this.parseError !== undefined) return undefined;
+      box.tree = new LazyJsonTree(this.text);
+    } else if (
+      box.tree instanceof LazyJsonTree &&
+      box.tree.scanned > WHOLE_TREE_AFTER * this.text.length + 65_536
+    )
+      box.tree = jsonTree(this.text);
+    return box.tree;
   }
 
   get ok(): boolean {
@@ -174,6 +194,7 @@ export class SourceDocument {
    * (the costly part) is never built.
    */
   repeatedKeys(): JsonPath[] {
+    if (this.treeBox.repeated) return [...this.treeBox.repeated];
     if (
       this.format !== "json" ||
       !this.ok ||
@@ -181,7 +202,8 @@ export class SourceDocument {
     )
       return [];
     const repeated: JsonPath[] = [];
-    const tree = this.tree!;
+    // The walk visits every value: the whole tree, made for it and let go (findings are placed by `tree`).
+    const tree = jsonTree(this.text);
     const walk = (node: JsonNode, path: (string | number)[]) => {
       const kind = tree.kind(node);
       if (kind === "object") {
@@ -198,7 +220,8 @@ export class SourceDocument {
       }
     };
     walk(tree.root, []);
-    return repeated;
+    this.treeBox.repeated = repeated;
+    return [...repeated];
   }
 
   /**
@@ -313,17 +336,19 @@ export class SourceDocument {
   /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
   private jsonArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
     const tree = this.tree;
-    const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
-    if (array === NO_NODE || tree!.kind(array) !== "array") return undefined;
-    this.jsonArrays ??= new Map();
-    let items = this.jsonArrays.get(array);
+    if (!tree) return undefined;
+    const array = nodeAt(tree, arrayPath);
+    if (array === NO_NODE || tree.kind(array) !== "array") return undefined;
+    if (this.jsonArrays?.tree !== tree) this.jsonArrays = { tree, items: new Map() };
+    const known = this.jsonArrays.items;
+    let items = known.get(array);
     if (!items) {
       items = [];
-      for (let i = 0; i < tree!.childCount(array); i++) {
-        const child = tree!.child(array, i);
-        items.push({ offset: tree!.offset(child), end: tree!.offset(child) + tree!.length(child) });
+      for (let i = 0; i < tree.childCount(array); i++) {
+        const child = tree.child(array, i);
+        items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
       }
-      this.jsonArrays.set(array, items);
+      known.set(array, items);
     }
     return items;
   }
@@ -488,7 +513,7 @@ function tomlNumberValue(token: string): number {
 }
 
 /** The syntax tree node at `path`, or NO_NODE. */
-function nodeAt(tree: JsonTree, path: JsonPath): JsonNode {
+function nodeAt(tree: JsonPathTree, path: JsonPath): JsonNode {
   let node = tree.root;
   for (const segment of path) {
     node = tree.step(node, segment);

@@ -15,7 +15,7 @@ export const NO_NODE: JsonNode = -1;
 /** Up to this many members, an object's key is found by comparing in place; above, through an index. */
 const MEMBERS_SCANNED = 32;
 
-export class JsonTree {
+export class JsonTree implements JsonPathTree {
   /** The root value. */
   readonly root: JsonNode = 0;
 
@@ -38,18 +38,7 @@ export class JsonTree {
   ) {}
 
   kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
-    const c = this.text.charCodeAt(this.starts[node]!);
-    return c === 123
-      ? "object"
-      : c === 91
-        ? "array"
-        : c === 34
-          ? "string"
-          : c === 116 || c === 102
-            ? "boolean"
-            : c === 110
-              ? "null"
-              : "number";
+    return kindOf(this.text.charCodeAt(this.starts[node]!));
   }
 
   offset(node: JsonNode): number {
@@ -349,9 +338,273 @@ export function jsonTree(text: string): JsonTree {
   );
 }
 
+/**
+ * What following a JSON path needs of a syntax tree: the whole tree ({@link JsonTree}) or the part of
+ * it that the paths followed so far entered ({@link LazyJsonTree}).
+ */
+export interface JsonPathTree {
+  readonly text: string;
+  readonly root: JsonNode;
+  kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null";
+  offset(node: JsonNode): number;
+  length(node: JsonNode): number;
+  childCount(node: JsonNode): number;
+  child(node: JsonNode, index: number): JsonNode;
+  isMember(node: JsonNode): boolean;
+  keyOffset(node: JsonNode): number;
+  keyLength(node: JsonNode): number;
+  key(node: JsonNode): string;
+  step(node: JsonNode, segment: string | number): JsonNode;
+}
+
+/** The children of a container found so far, and where its scan goes on (-1 once it reached the close). */
+interface ContainerScan {
+  children: number[];
+  at: number;
+}
+
+/**
+ * The syntax tree of a valid JSON text, made only where paths are followed: a container's children are
+ * listed when a path first steps into it (an array's only up to the item asked for), so placing the
+ * findings of a 15 MB file reads the text up to its last finding and holds a node per value on the
+ * paths, not the 580,000 values of the whole file (27 MB of arrays). Each container's text is read at
+ * most once by its own scan; a value it steps over is read again only when a path enters it, so the
+ * work is the text up to the last finding times the depth of the paths. `scanned` counts it, for a
+ * caller that prefers the whole tree past some amount.
+ */
+export class LazyJsonTree implements JsonPathTree {
+  readonly root: JsonNode = 0;
+  /** Characters read by the containers' scans so far. */
+  scanned = 0;
+  private size = 0;
+  private starts = new Int32Array(64);
+  private ends = new Int32Array(64);
+  private keyStarts = new Int32Array(64);
+  private keyEnds = new Int32Array(64);
+  private keyEscaped = new Uint8Array(64);
+  private readonly scans = new Map<JsonNode, ContainerScan>();
+  private readonly memberIndexes = new Map<JsonNode, Map<string, JsonNode>>();
+
+  /** `text` must be valid JSON (the caller parsed it with `JSON.parse` first). */
+  constructor(readonly text: string) {
+    // The root spans the text without the white space around it: valid JSON holds one value.
+    const start = skipSpaceAt(text, 0);
+    let end = text.length;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+    this.add(start, end, -1, -1, 0);
+  }
+
+  kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
+    return kindOf(this.text.charCodeAt(this.starts[node]!));
+  }
+
+  offset(node: JsonNode): number {
+    return this.starts[node]!;
+  }
+
+  length(node: JsonNode): number {
+    return this.ends[node]! - this.starts[node]!;
+  }
+
+  childCount(node: JsonNode): number {
+    const scan = this.scanOf(node);
+    if (!scan) return 0;
+    while (scan.at !== -1) this.scanOne(node, scan);
+    return scan.children.length;
+  }
+
+  child(node: JsonNode, index: number): JsonNode {
+    const scan = this.scanOf(node);
+    if (!scan) return NO_NODE;
+    while (scan.children.length <= index && scan.at !== -1) this.scanOne(node, scan);
+    return scan.children[index] ?? NO_NODE;
+  }
+
+  isMember(node: JsonNode): boolean {
+    return this.keyStarts[node]! >= 0;
+  }
+
+  keyOffset(node: JsonNode): number {
+    return this.keyStarts[node]!;
+  }
+
+  keyLength(node: JsonNode): number {
+    return this.keyEnds[node]! - this.keyStarts[node]!;
+  }
+
+  /** A member's key, decoded. */
+  key(node: JsonNode): string {
+    const start = this.keyStarts[node]!;
+    const end = this.keyEnds[node]!;
+    return this.keyEscaped[node]
+      ? (JSON.parse(this.text.slice(start, end)) as string)
+      : this.text.slice(start + 1, end - 1);
+  }
+
+  private keyIs(node: JsonNode, name: string): boolean {
+    if (this.keyEscaped[node]) return this.key(node) === name;
+    const start = this.keyStarts[node]! + 1;
+    return this.keyEnds[node]! - 1 - start === name.length && this.text.startsWith(name, start);
+  }
+
+  /** As {@link JsonTree.step}: an array item by index, or the last member written with a key. */
+  step(node: JsonNode, segment: string | number): JsonNode {
+    const c = this.text.charCodeAt(this.starts[node]!);
+    if (typeof segment === "number")
+      return c === 91 && Number.isInteger(segment) && segment >= 0
+        ? this.child(node, segment)
+        : NO_NODE;
+    if (c !== 123) return NO_NODE;
+    const count = this.childCount(node);
+    const members = this.scans.get(node)!.children;
+    if (count > MEMBERS_SCANNED) {
+      let index = this.memberIndexes.get(node);
+      if (!index) {
+        index = new Map();
+        for (const member of members) index.set(this.key(member), member);
+        this.memberIndexes.set(node, index);
+      }
+      return index.get(segment) ?? NO_NODE;
+    }
+    for (let i = count - 1; i >= 0; i--) if (this.keyIs(members[i]!, segment)) return members[i]!;
+    return NO_NODE;
+  }
+
+  /** The scan of a container, begun on first use; undefined for a scalar. */
+  private scanOf(node: JsonNode): ContainerScan | undefined {
+    let scan = this.scans.get(node);
+    if (scan) return scan;
+    const c = this.text.charCodeAt(this.starts[node]!);
+    if (c !== 123 && c !== 91) return undefined;
+    scan = { children: [], at: this.starts[node]! + 1 };
+    this.scans.set(node, scan);
+    return scan;
+  }
+
+  /** Reads the container's next child (its key, and its value up to its end), or finds its close. */
+  private scanOne(node: JsonNode, scan: ContainerScan): void {
+    const text = this.text;
+    const from = scan.at;
+    let at = skipSpaceAt(text, from);
+    let c = text.charCodeAt(at);
+    if (c === 44 /* , */) {
+      at = skipSpaceAt(text, at + 1);
+      c = text.charCodeAt(at);
+    }
+    if (c === 93 /* ] */ || c === 125 /* } */) {
+      this.scanned += at + 1 - from;
+      scan.at = -1;
+      return;
+    }
+    let keyStart = -1;
+    let keyEnd = -1;
+    let escaped = 0;
+    if (text.charCodeAt(this.starts[node]!) === 123) {
+      keyStart = at;
+      keyEnd = stringEnd(text, at);
+      for (let i = keyStart + 1; i < keyEnd - 1; i++)
+        if (text.charCodeAt(i) === 92) {
+          escaped = 1;
+          break;
+        }
+      at = skipSpaceAt(text, skipSpaceAt(text, keyEnd) + 1); // the colon
+    }
+    const end = valueEnd(text, at);
+    scan.children.push(this.add(at, end, keyStart, keyEnd, escaped));
+    scan.at = end;
+    this.scanned += end - from;
+  }
+
+  private add(start: number, end: number, keyStart: number, keyEnd: number, escaped: number) {
+    if (this.size === this.starts.length) {
+      const capacity = this.size * 2;
+      const larger = <T extends Int32Array | Uint8Array>(array: T): T => {
+        const copy = new (array.constructor as new (length: number) => T)(capacity);
+        copy.set(array);
+        return copy;
+      };
+      this.starts = larger(this.starts);
+      this.ends = larger(this.ends);
+      this.keyStarts = larger(this.keyStarts);
+      this.keyEnds = larger(this.keyEnds);
+      this.keyEscaped = larger(this.keyEscaped);
+    }
+    const node = this.size++;
+    this.starts[node] = start;
+    this.ends[node] = end;
+    this.keyStarts[node] = keyStart;
+    this.keyEnds[node] = keyEnd;
+    this.keyEscaped[node] = escaped;
+    return node;
+  }
+}
+
+function kindOf(c: number): "object" | "array" | "string" | "number" | "boolean" | "null" {
+  return c === 123
+    ? "object"
+    : c === 91
+      ? "array"
+      : c === 34
+        ? "string"
+        : c === 116 || c === 102
+          ? "boolean"
+          : c === 110
+            ? "null"
+            : "number";
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function skipSpaceAt(text: string, at: number): number {
+  while (isSpace(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/** The offset after the string that starts at `at` (valid JSON: its closing quote exists). */
+function stringEnd(text: string, at: number): number {
+  let i = at + 1;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    // An odd run of backslashes before the quote escapes it.
+    let slashes = 0;
+    for (let j = quote - 1; j >= i && text.charCodeAt(j) === 92; j--) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    i = quote + 1;
+  }
+}
+
+/** The offset after the value that starts at `at`: a container's close found by counting, not recursion. */
+function valueEnd(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  if (c === 34) return stringEnd(text, at);
+  if (c === 123 || c === 91) {
+    let depth = 0;
+    for (let i = at; ;) {
+      const d = text.charCodeAt(i);
+      if (d === 34) {
+        i = stringEnd(text, i);
+        continue;
+      }
+      if (d === 123 || d === 91) depth++;
+      else if ((d === 125 || d === 93) && --depth === 0) return i + 1;
+      i++;
+    }
+  }
+  // A number or a literal: up to the next delimiter.
+  let i = at;
+  while (i < text.length) {
+    const d = text.charCodeAt(i);
+    if (d === 44 || d === 93 || d === 125 || isSpace(d)) break;
+    i++;
+  }
+  return i;
+}
+
 /** The deepest node on `path` and how many of its steps exist (the rest of the path does not). */
 export function deepestNode(
-  tree: JsonTree,
+  tree: JsonPathTree,
   path: ReadonlyArray<string | number>,
 ): { node: JsonNode; depth: number } {
   let node = tree.root;

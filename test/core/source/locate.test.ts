@@ -1,6 +1,6 @@
 import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { jsonTree, NO_NODE } from "../../../src/core/source/json-tree.js";
+import { jsonTree, LazyJsonTree, NO_NODE } from "../../../src/core/source/json-tree.js";
 import { LineIndex } from "../../../src/core/source/line-index.js";
 import {
   MAX_NESTING_DEPTH,
@@ -145,6 +145,106 @@ describe("the JSON syntax tree positions come from", () => {
   });
 });
 
+describe("the JSON syntax tree made along paths", () => {
+  it("is the whole tree, node for node, on tricky texts", () => {
+    for (const text of [
+      `[${"0,".repeat(5_000)}{"a": [[[]]]}]`,
+      '{"a\\"b": ["\\\\", "x\\\\\\"y", -1.5e+3, true, false, null, {}, []], "": {"\\u0041": 0}}',
+      " [ 1 , [ ] , { } ] \n",
+      '"top"',
+      " 42 ",
+      '{"k": 1, "k": {"x": [0, {"k": 3}]}, "\\\\": 4}',
+    ])
+      expect(treeShape(new LazyJsonTree(text), 0), text).toEqual(
+        shape(parseTree(text, [], { disallowComments: true })!),
+      );
+  });
+
+  it("steps like the whole tree: escaped keys, the last of a repeated key, no member by index or item by key", () => {
+    const text = `{"a\\"b": [1, {"c\\u0041": 2}], "plain": 3, "plain": 4, ${Array.from({ length: 40 }, (_, i) => `"m${i}": ${i}`).join(", ")}, "m3": "last"}`;
+    const whole = jsonTree(text);
+    const lazy = new LazyJsonTree(text);
+    for (const path of [
+      ['a"b'],
+      ['a"b', 1, "cA"],
+      ['a"b', 1, "c\\u0041"],
+      ["plain"],
+      ["m3"],
+      ["m39"],
+      [0],
+      ['a"b', "0"],
+      ['a"b', 2],
+      ['a"b', -1],
+      ['a"b', 0.5],
+    ]) {
+      const inWhole = path.reduce<number>(
+        (node, step) => (node === NO_NODE ? node : whole.step(node, step)),
+        whole.root,
+      );
+      const inLazy = path.reduce<number>(
+        (node, step) => (node === NO_NODE ? node : lazy.step(node, step)),
+        lazy.root,
+      );
+      expect(inLazy === NO_NODE, JSON.stringify(path)).toBe(inWhole === NO_NODE);
+      if (inWhole !== NO_NODE)
+        expect(
+          [
+            lazy.offset(inLazy),
+            lazy.length(inLazy),
+            lazy.keyOffset(inLazy),
+            lazy.keyLength(inLazy),
+            lazy.key(inLazy),
+          ],
+          JSON.stringify(path),
+        ).toEqual([
+          whole.offset(inWhole),
+          whole.length(inWhole),
+          whole.keyOffset(inWhole),
+          whole.keyLength(inWhole),
+          whole.key(inWhole),
+        ]);
+    }
+  });
+
+  it("reads an array only up to the item asked for", () => {
+    const items = 100_000;
+    const text = `[${Array.from({ length: items }, (_, i) => `{"identifier": "cap-${i}", "permissions": ["a", "b"]}`).join(",")}]`;
+    const tree = new LazyJsonTree(text);
+    const third = tree.step(tree.step(tree.step(tree.root, 2), "permissions"), 1);
+    expect(text.slice(tree.offset(third), tree.offset(third) + tree.length(third))).toBe('"b"');
+    // Three items of the list, and that item's object and its list: not the 5 MB after them.
+    expect(tree.scanned).toBeLessThan(400);
+    expect(tree.childCount(tree.root)).toBe(items);
+    expect(tree.scanned).toBeGreaterThanOrEqual(text.length - 2);
+  });
+
+  it("places paths deep in a large text exactly once following them would read the text many times over", () => {
+    // 200 levels, each with padding before the next: following every level's path reads the text
+    // about 100 times over, so the document changes to the whole tree on the way; positions stay exact.
+    const depth = 200;
+    let text = "1";
+    for (let i = 0; i < depth; i++) text = `{"pad": "${"x".repeat(2_000)}", "next": ${text}}`;
+    const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+    const whole = jsonTree(text);
+    let node = whole.root;
+    const path: string[] = [];
+    for (let i = 0; i < depth; i++) {
+      node = whole.step(node, "next");
+      path.push("next");
+      const located = document.locate(path);
+      expect([located.offset, located.length, located.exact]).toEqual([
+        whole.offset(node),
+        whole.length(node),
+        true,
+      ]);
+      if (i < depth - 1)
+        expect(document.locate([...path, "pad"], "key").offset).toBe(
+          whole.keyOffset(whole.step(node, "pad")),
+        );
+    }
+  });
+});
+
 describe("line starts", () => {
   it("are the same whether a text breaks lines with LF, CRLF or lone CRs", () => {
     const lines = ["{", '  "a": 1,', "", '  "b": [2]', "}"];
@@ -162,6 +262,44 @@ describe("line starts", () => {
       ).toEqual(lines);
       expect(index.position(text.indexOf('"b"')), breaks).toEqual({ line: 4, column: 3 });
     }
+  });
+
+  it("found as far as asked, in any order of questions, give the positions of the whole text's line starts", () => {
+    const text = "a\r\nb\rc\n\r\n\rd\n\ne\r";
+    const starts = [0];
+    for (let i = 0; i < text.length; i++)
+      if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) starts.push(i + 1);
+    const expected = (offset: number) => {
+      const line = starts.filter((start) => start <= offset).length;
+      return { line, column: offset - starts[line - 1]! + 1 };
+    };
+    const offsets = Array.from({ length: text.length + 1 }, (_, i) => i);
+    for (const order of [offsets, [...offsets].reverse(), [3, 0, 9, 2, 14, 1, 7, 13, 4]]) {
+      const index = new LineIndex(text);
+      for (const offset of order)
+        expect(index.position(offset), `${offset}`).toEqual(expected(offset));
+    }
+    for (let line = 0; line <= starts.length + 1; line++) {
+      const index = new LineIndex(text);
+      expect(index.offset({ line, column: 1 }), `${line}`).toBe(
+        starts[Math.max(0, Math.min(line - 1, starts.length - 1))],
+      );
+      expect(new LineIndex(text).lineText(line), `${line}`).toBe(
+        line < 1 || line > starts.length
+          ? ""
+          : text.slice(starts[line - 1], starts[line] ?? text.length).replace(/[\r\n]+$/, ""),
+      );
+    }
+    expect(new LineIndex(text).lineCount).toBe(starts.length);
+  });
+
+  it("read a file of one long line only up to the last offset placed", () => {
+    const text = `[${'"x",'.repeat(1_000_000)}0]`;
+    const index = new LineIndex(text);
+    expect(index.position(1_000)).toEqual({ line: 1, column: 1_001 });
+    expect(index.charactersScanned).toBe(1_000);
+    expect(index.position(10)).toEqual({ line: 1, column: 11 });
+    expect(index.charactersScanned).toBe(1_000);
   });
 });
 
