@@ -4073,6 +4073,9 @@ function fileForm(value) {
     return Object.prototype.hasOwnProperty.call(value, "capabilities") ? "wrapped" : "single";
   return void 0;
 }
+function childPath2(path46, ...steps) {
+  return path46.concat(steps);
+}
 function capabilityObjects(value) {
   const form = fileForm(value);
   const out = [];
@@ -4081,7 +4084,7 @@ function capabilityObjects(value) {
       return;
     items.forEach((item, index) => {
       if (isPlainObject(item))
-        out.push({ path: [...base, index], value: item });
+        out.push({ path: childPath2(base, index), value: item });
     });
   };
   if (form === "list")
@@ -4102,45 +4105,46 @@ function toCapability(object, source) {
     listLengths: {},
     remoteObject: remote !== void 0,
     unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
-    suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD])
+    suppressions: stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD)
   };
-  const list = (field2, value, path46) => {
+  const list = (field2, value, ...steps) => {
     if (value !== void 0)
       written.listLengths[field2] = Array.isArray(value) ? value.length : null;
-    return stringItems(value, path46);
+    return stringItems(value, base, ...steps);
   };
   const capability = {
     identifier: raw.identifier,
     description: typeof raw.description === "string" ? raw.description : "",
     local: typeof raw.local === "boolean" ? raw.local : true,
-    windows: list("windows", raw.windows, [...base, "windows"]),
-    webviews: list("webviews", raw.webviews, [...base, "webviews"]),
-    permissions: toEntries(raw.permissions, [...base, "permissions"], written.unknownFields),
+    windows: list("windows", raw.windows, "windows"),
+    webviews: list("webviews", raw.webviews, "webviews"),
+    permissions: Array.isArray(raw.permissions) ? toEntries(raw.permissions, childPath2(base, "permissions"), written.unknownFields) : [],
     written,
     source: { ...source, path: base }
   };
   if (remote) {
-    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"))
+    for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
       written.unknownFields.push(item);
-    const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
+    const urls = list("remote.urls", remote.urls, "remote", "urls");
     if (Array.isArray(remote.urls))
       capability.remote = { urls };
   }
   if (typeof raw.$schema === "string")
     capability.schemaRef = raw.$schema;
-  const platforms = list("platforms", raw.platforms, [...base, "platforms"]);
+  const platforms = list("platforms", raw.platforms, "platforms");
   if (Array.isArray(raw.platforms))
     capability.platforms = platforms;
   return capability;
 }
-function stringItems(value, path46) {
+function stringItems(value, base, ...steps) {
   if (!Array.isArray(value))
     return [];
   const items = [];
-  value.forEach((item, index) => {
+  for (let index = 0; index < value.length; index++) {
+    const item = value[index];
     if (typeof item === "string")
-      items.push({ value: item, path: [...path46, index] });
-  });
+      items.push({ value: item, path: childPath2(base, ...steps, index) });
+  }
   return items;
 }
 function unknownFields(object, at, known, kind) {
@@ -4151,9 +4155,9 @@ function unknownFields(object, at, known, kind) {
       (unknownKeys ??= []).push(key);
   if (unknownKeys === void 0)
     return [];
-  const path46 = "path" in at ? at.path : at;
+  const path46 = "path" in at ? at.path : "base" in at ? childPath2(at.base, at.field) : at;
   const siblings = new Set(keys);
-  return unknownKeys.map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
+  return unknownKeys.map((key) => ({ key, path: childPath2(path46, key), object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -4223,7 +4227,7 @@ var init_capability = __esm({
         this.index = index;
       }
       get path() {
-        return this.madePath ??= [...this.list, this.index];
+        return this.madePath ??= childPath2(this.list, this.index);
       }
       /** Whether `path` is this entry's, without making its path. */
       isAt(path46) {
@@ -14936,8 +14940,8 @@ function propertiesKept(value) {
     return 0;
   let count = 0;
   if (Array.isArray(value))
-    for (const item of value)
-      count += propertiesKept(item);
+    for (let i = 0; i < value.length; i++)
+      count += propertiesKept(value[i]);
   else {
     for (const key in value) {
       count++;
@@ -15020,8 +15024,8 @@ function nestsDeeperThan(value, limit, depth = 1) {
   if (depth > limit)
     return true;
   if (Array.isArray(value)) {
-    for (const item of value)
-      if (nestsDeeperThan(item, limit, depth + 1))
+    for (let i = 0; i < value.length; i++)
+      if (nestsDeeperThan(value[i], limit, depth + 1))
         return true;
   } else {
     for (const key in value)
@@ -19724,10 +19728,10 @@ var init_manifest_compare = __esm({
 function limitCapability(capability, budget) {
   const problems2 = [];
   const base = capability.source.path;
-  const cap = (list, limit, path46, what, budgeted = true) => {
+  const cap = (list, limit, steps, what, budgeted = true) => {
     if (list.length > limit) {
       problems2.push({
-        path: path46,
+        path: childPath2(base, ...steps),
         message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
       });
       list = list.slice(0, limit);
@@ -19738,7 +19742,7 @@ function limitCapability(capability, budget) {
     if (list.length > room) {
       if (!budget.exhausted) {
         problems2.push({
-          path: path46,
+          path: childPath2(base, ...steps),
           message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`
         });
         budget.exhausted = true;
@@ -19749,7 +19753,7 @@ function limitCapability(capability, budget) {
     return list;
   };
   if (capability.remote) {
-    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
+    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, ["remote", "urls"], "remote.urls");
     const urls = capability.remote.urls;
     const over = urls.findIndex((url) => url.value.length > LIMITS.remoteUrlLength);
     if (over >= 0) {
@@ -19770,15 +19774,16 @@ function limitCapability(capability, budget) {
       capability.remote.urls = kept.slice(0, past);
     }
   }
-  capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);
-  capability.webviews = cap(capability.webviews, LIMITS.labels, [...base, "webviews"], "webviews", false);
-  capability.permissions = cap(capability.permissions, LIMITS.permissions, [...base, "permissions"], "permissions");
+  capability.windows = cap(capability.windows, LIMITS.labels, ["windows"], "windows", false);
+  capability.webviews = cap(capability.webviews, LIMITS.labels, ["webviews"], "webviews", false);
+  capability.permissions = cap(capability.permissions, LIMITS.permissions, ["permissions"], "permissions");
   return problems2;
 }
 var LIMITS, labelTooLong, FileBudget;
 var init_limits = __esm({
   "dist/capabilities/model/limits.js"() {
     "use strict";
+    init_capability();
     LIMITS = {
       /** Entries of `remote.urls` in one capability: each becomes a context every command is resolved for. */
       remoteUrls: 1e3,

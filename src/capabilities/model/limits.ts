@@ -1,4 +1,5 @@
 import type { JsonPath } from "../../core/location.js";
+import { childPath } from "./capability.js";
 import type { Capability } from "./types.js";
 
 /**
@@ -53,10 +54,17 @@ export class FileBudget {
 export function limitCapability(capability: Capability, budget: FileBudget): LimitProblem[] {
   const problems: LimitProblem[] = [];
   const base = capability.source.path;
-  const cap = <T>(list: T[], limit: number, path: JsonPath, what: string, budgeted = true): T[] => {
+  // The list's path is made only for a problem: most capabilities are within every bound.
+  const cap = <T>(
+    list: T[],
+    limit: number,
+    steps: string[],
+    what: string,
+    budgeted = true,
+  ): T[] => {
     if (list.length > limit) {
       problems.push({
-        path,
+        path: childPath(base, ...steps),
         message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`,
       });
       list = list.slice(0, limit);
@@ -66,7 +74,7 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     if (list.length > room) {
       if (!budget.exhausted) {
         problems.push({
-          path,
+          path: childPath(base, ...steps),
           message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`,
         });
         budget.exhausted = true;
@@ -80,7 +88,7 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     capability.remote.urls = cap(
       capability.remote.urls,
       LIMITS.remoteUrls,
-      [...base, "remote", "urls"],
+      ["remote", "urls"],
       "remote.urls",
     );
     // The list is cut at an over-long pattern, as at a list bound.
@@ -107,24 +115,12 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
       capability.remote.urls = kept.slice(0, past);
     }
   }
-  capability.windows = cap(
-    capability.windows,
-    LIMITS.labels,
-    [...base, "windows"],
-    "windows",
-    false,
-  );
-  capability.webviews = cap(
-    capability.webviews,
-    LIMITS.labels,
-    [...base, "webviews"],
-    "webviews",
-    false,
-  );
+  capability.windows = cap(capability.windows, LIMITS.labels, ["windows"], "windows", false);
+  capability.webviews = cap(capability.webviews, LIMITS.labels, ["webviews"], "webviews", false);
   capability.permissions = cap(
     capability.permissions,
     LIMITS.permissions,
-    [...base, "permissions"],
+    ["permissions"],
     "permissions",
   );
   return problems;
