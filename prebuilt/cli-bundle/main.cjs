@@ -4095,7 +4095,7 @@ function capabilityObjects(value) {
     out.push({ path: [], value });
   return out;
 }
-function toCapability(object, source) {
+function toCapability(object, source, entriesWanted = Infinity) {
   const raw = object.value;
   if (typeof raw.identifier !== "string")
     return void 0;
@@ -4118,10 +4118,16 @@ function toCapability(object, source) {
     local: typeof raw.local === "boolean" ? raw.local : true,
     windows: list("windows", raw.windows, "windows"),
     webviews: list("webviews", raw.webviews, "webviews"),
-    permissions: Array.isArray(raw.permissions) ? toEntries(raw.permissions, childPath2(base, "permissions"), written.unknownFields) : [],
+    permissions: [],
     written,
     source: { ...source, path: base }
   };
+  if (Array.isArray(raw.permissions)) {
+    const { entries, notMade } = toEntries(raw.permissions, childPath2(base, "permissions"), written.unknownFields, entriesWanted);
+    capability.permissions = entries;
+    if (notMade > 0)
+      entriesNotMade.set(capability, notMade);
+  }
   if (remote) {
     for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
       written.unknownFields.push(item);
@@ -4140,10 +4146,11 @@ function stringItems(value, base, ...steps) {
   if (!Array.isArray(value))
     return [];
   const items = [];
+  const list = childPath2(base, ...steps);
   for (let index = 0; index < value.length; index++) {
     const item = value[index];
     if (typeof item === "string")
-      items.push({ value: item, path: childPath2(base, ...steps, index) });
+      items.push({ value: item, path: list.concat(index) });
   }
   return items;
 }
@@ -4170,15 +4177,23 @@ function entryPath(capability, path46) {
   const entry = capability.permissions.find((e) => entryIsAt(e, path46));
   return entry?.extended ? [...path46, "identifier"] : path46;
 }
-function toEntries(value, list, unknown) {
-  if (!Array.isArray(value))
-    return [];
+function toEntries(value, list, unknown, wanted) {
   const entries = [];
+  let notMade = 0;
   for (let index = 0; index < value.length; index++) {
     const item = value[index];
-    if (typeof item === "string")
-      entries.push(new ListedEntry(item, false, list, index));
-    else if (isPlainObject(item) && typeof item.identifier === "string") {
+    if (typeof item === "string") {
+      if (entries.length < wanted)
+        entries.push(new ListedEntry(item, false, list, index));
+      else
+        notMade++;
+    } else if (isPlainObject(item) && typeof item.identifier === "string") {
+      if (entries.length >= wanted) {
+        for (const field2 of unknownFields(item, { base: list, field: index }, PERMISSION_ENTRY_FIELDS, "permission entry"))
+          unknown.push(field2);
+        notMade++;
+        continue;
+      }
       const entry = new ListedEntry(item.identifier, true, list, index);
       for (const field2 of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
@@ -4189,12 +4204,12 @@ function toEntries(value, list, unknown) {
       entries.push(entry);
     }
   }
-  return entries;
+  return { entries, notMade };
 }
 function entryIsAt(entry, path46) {
   return entry instanceof ListedEntry ? entry.isAt(path46) : samePath(entry.path, path46);
 }
-var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, ListedEntry;
+var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, entriesNotMade, ListedEntry;
 var init_capability = __esm({
   "dist/capabilities/model/capability.js"() {
     "use strict";
@@ -4214,6 +4229,7 @@ var init_capability = __esm({
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
     SUPPRESSION_FIELD = "caplint-disable";
+    entriesNotMade = /* @__PURE__ */ new WeakMap();
     ListedEntry = class {
       identifier;
       extended;
@@ -19728,18 +19744,20 @@ var init_manifest_compare = __esm({
 function limitCapability(capability, budget) {
   const problems2 = [];
   const base = capability.source.path;
-  const cap = (list, limit, steps, what, budgeted = true) => {
-    if (list.length > limit) {
+  const cap = (list, limit, steps, what, budgeted = true, notMade = 0) => {
+    let length = list.length + notMade;
+    if (length > limit) {
       problems2.push({
         path: childPath2(base, ...steps),
-        message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
+        message: `${what} lists ${length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
       });
       list = list.slice(0, limit);
+      length = limit;
     }
     if (!budgeted)
       return list;
     const room = Math.max(0, LIMITS.entriesPerFile - budget.used);
-    if (list.length > room) {
+    if (length > room) {
       if (!budget.exhausted) {
         problems2.push({
           path: childPath2(base, ...steps),
@@ -19776,7 +19794,7 @@ function limitCapability(capability, budget) {
   }
   capability.windows = cap(capability.windows, LIMITS.labels, ["windows"], "windows", false);
   capability.webviews = cap(capability.webviews, LIMITS.labels, ["webviews"], "webviews", false);
-  capability.permissions = cap(capability.permissions, LIMITS.permissions, ["permissions"], "permissions");
+  capability.permissions = cap(capability.permissions, LIMITS.permissions, ["permissions"], "permissions", true, entriesNotMade.get(capability));
   return problems2;
 }
 var LIMITS, labelTooLong, FileBudget;
@@ -19813,6 +19831,10 @@ var init_limits = __esm({
       used = 0;
       exhausted = false;
       urlCharacters = 0;
+      /** How many more entries the file may have checked: a capability made now needs no more permission entries. */
+      get entriesLeft() {
+        return Math.max(0, LIMITS.entriesPerFile - this.used);
+      }
     };
   }
 });
@@ -25734,10 +25756,7 @@ function capabilitiesIn(document) {
   made = { capabilities: [], overLimits: [] };
   const budget = new FileBudget();
   for (const object of capabilityObjects(document.value)) {
-    const capability = toCapability(object, {
-      file: document.file,
-      absolutePath: document.absolutePath
-    });
+    const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath }, budget.entriesLeft);
     if (!capability)
       continue;
     made.overLimits.push(...limitCapability(capability, budget));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toCapability, unknownFileFields } from "../../src/capabilities/model/capability.js";
+import { FileBudget, limitCapability, LIMITS } from "../../src/capabilities/model/limits.js";
 
 const build = (value: Record<string, unknown>, path: (string | number)[] = []) =>
   toCapability({ path, value }, { file: "c.json", absolutePath: "/c.json" })!;
@@ -85,5 +86,75 @@ describe("the capability model", () => {
     ]);
     expect(unknownFileFields({ identifier: "single", extra: 1 })).toEqual([]);
     expect(unknownFileFields([{ identifier: "listed" }])).toEqual([]);
+  });
+});
+
+describe("a file past its entry bound", () => {
+  /** Every capability of a file made and limited in order, as the loader does, with or without the bound known when made. */
+  const load = (objects: Array<Record<string, unknown>>, boundKnown: boolean) => {
+    const budget = new FileBudget();
+    return objects.map((value, index) => {
+      const capability = toCapability(
+        { path: [index], value },
+        { file: "c.json", absolutePath: "/c.json" },
+        boundKnown ? budget.entriesLeft : Infinity,
+      )!;
+      const made = capability.permissions.length;
+      const problems = limitCapability(capability, budget);
+      return {
+        made,
+        problems,
+        permissions: capability.permissions.map((entry) => [entry.identifier, entry.path]),
+        unknown: capability.written.unknownFields.map((field) => [field.key, field.path]),
+        urls: capability.remote?.urls.length,
+      };
+    });
+  };
+  const entries = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) =>
+      i % 7 === 3 ? { identifier: `p:${from + i}`, extra: 1 } : i % 11 === 5 ? 42 : `p:${from + i}`,
+    );
+
+  it("makes no entry the bound drops, and says and keeps exactly what making them all did", () => {
+    const per = LIMITS.permissions + 1_000;
+    const valid = entries(per).filter((entry) => typeof entry !== "number").length;
+    const objects = [
+      ...Array.from({ length: 6 }, (_, i) => ({
+        identifier: `filler-${i}`,
+        permissions: Array.from({ length: 4_990 }, (_, j) => `f:${j}`),
+      })),
+      {
+        identifier: "b",
+        remote: { urls: ["https://a.example", "https://b.example"] },
+        permissions: entries(per),
+      },
+      { identifier: "c", permissions: entries(per) },
+      { identifier: "d", permissions: entries(40) },
+    ];
+    const bounded = load(objects, true);
+    expect(bounded).toEqual(
+      load(objects, false).map((capability, i) => ({ ...capability, made: bounded[i]!.made })),
+    );
+    // 29,940 entries in the fillers: b has room for 60 (58 after its 2 URLs), c and d none.
+    expect(bounded.map((capability) => capability.made)).toEqual([
+      ...Array(6).fill(4_990),
+      60,
+      0,
+      0,
+    ]);
+    expect(bounded.map((capability) => capability.permissions.length)).toEqual([
+      ...Array(6).fill(4_990),
+      58,
+      0,
+      0,
+    ]);
+    const over = `permissions lists ${valid.toLocaleString("en-US")} entries, over the limit of 5,000 caplint checks in one capability; the rest are not checked`;
+    expect(bounded[6]!.problems.map((problem) => problem.message)).toEqual([
+      over,
+      "the file lists more than 30,000 permissions and remote URLs in all; caplint checks that many, and not the rest",
+    ]);
+    expect(bounded[7]!.problems.map((problem) => problem.message)).toEqual([over]);
+    // The unknown keys of object entries past the bound are still said.
+    expect(bounded[8]!.unknown).toContainEqual(["extra", [8, "permissions", 3, "extra"]]);
   });
 });

@@ -768,10 +768,11 @@ function capabilitiesIn(document: SourceDocument): {
   made = { capabilities: [], overLimits: [] };
   const budget = new FileBudget();
   for (const object of capabilityObjects(document.value)) {
-    const capability = toCapability(object, {
-      file: document.file,
-      absolutePath: document.absolutePath,
-    });
+    const capability = toCapability(
+      object,
+      { file: document.file, absolutePath: document.absolutePath },
+      budget.entriesLeft,
+    );
     if (!capability) continue;
     made.overLimits.push(...limitCapability(capability, budget));
     made.capabilities.push(capability);

@@ -79,6 +79,8 @@ export const SUPPRESSION_FIELD = "caplint-disable";
 export function toCapability(
   object: CapabilityObject,
   source: Omit<CapabilitySource, "path">,
+  /** At most this many permission entries are made (the file's bound keeps no more); the rest are counted. */
+  entriesWanted = Infinity,
 ): Capability | undefined {
   const raw = object.value;
   if (typeof raw.identifier !== "string") return undefined;
@@ -101,12 +103,20 @@ export function toCapability(
     local: typeof raw.local === "boolean" ? raw.local : true,
     windows: list("windows", raw.windows, "windows"),
     webviews: list("webviews", raw.webviews, "webviews"),
-    permissions: Array.isArray(raw.permissions)
-      ? toEntries(raw.permissions, childPath(base, "permissions"), written.unknownFields)
-      : [],
+    permissions: [],
     written,
     source: { ...source, path: base },
   };
+  if (Array.isArray(raw.permissions)) {
+    const { entries, notMade } = toEntries(
+      raw.permissions,
+      childPath(base, "permissions"),
+      written.unknownFields,
+      entriesWanted,
+    );
+    capability.permissions = entries;
+    if (notMade > 0) entriesNotMade.set(capability, notMade);
+  }
   if (remote) {
     for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
       written.unknownFields.push(item);
@@ -123,17 +133,17 @@ export function toCapability(
 function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelItem[] {
   if (!Array.isArray(value)) return [];
   const items: ModelItem[] = [];
+  const list = childPath(base, ...steps);
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
-    if (typeof item === "string")
-      items.push({ value: item, path: childPath(base, ...steps, index) });
+    if (typeof item === "string") items.push({ value: item, path: list.concat(index) });
   }
   return items;
 }
 
 function unknownFields(
   object: Record<string, unknown>,
-  at: JsonPath | { readonly path: JsonPath } | { base: JsonPath; field: string },
+  at: JsonPath | { readonly path: JsonPath } | { base: JsonPath; field: string | number },
   known: readonly string[],
   kind: UnknownField["object"],
 ): UnknownField[] {
@@ -169,15 +179,40 @@ export function entryPath(capability: Capability, path: JsonPath): JsonPath {
   return entry?.extended ? [...path, "identifier"] : path;
 }
 
-function toEntries(value: unknown, list: JsonPath, unknown: UnknownField[]): PermissionEntry[] {
-  if (!Array.isArray(value)) return [];
+/**
+ * The permission entries of a capability that were not made because the file's entry bound keeps
+ * none of them (`toCapability`'s `entriesWanted`): `limitCapability` counts them as the list's.
+ */
+export const entriesNotMade = new WeakMap<Capability, number>();
+
+function toEntries(
+  value: unknown[],
+  list: JsonPath,
+  unknown: UnknownField[],
+  wanted: number,
+): { entries: PermissionEntry[]; notMade: number } {
   const entries: PermissionEntry[] = [];
+  let notMade = 0;
   // An indexed loop: this runs once per capability, mostly before the optimiser compiles it, and a
   // `forEach` callback or a for-of step allocates there.
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
-    if (typeof item === "string") entries.push(new ListedEntry(item, false, list, index));
-    else if (isPlainObject(item) && typeof item.identifier === "string") {
+    if (typeof item === "string") {
+      if (entries.length < wanted) entries.push(new ListedEntry(item, false, list, index));
+      else notMade++;
+    } else if (isPlainObject(item) && typeof item.identifier === "string") {
+      if (entries.length >= wanted) {
+        // Not checked past the bound, but its unknown keys are still said, as for the entries kept.
+        for (const field of unknownFields(
+          item,
+          { base: list, field: index },
+          PERMISSION_ENTRY_FIELDS,
+          "permission entry",
+        ))
+          unknown.push(field);
+        notMade++;
+        continue;
+      }
       const entry = new ListedEntry(item.identifier, true, list, index);
       for (const field of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field);
@@ -186,7 +221,7 @@ function toEntries(value: unknown, list: JsonPath, unknown: UnknownField[]): Per
       entries.push(entry);
     }
   }
-  return entries;
+  return { entries, notMade };
 }
 
 /**

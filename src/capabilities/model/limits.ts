@@ -1,5 +1,5 @@
 import type { JsonPath } from "../../core/location.js";
-import { childPath } from "./capability.js";
+import { childPath, entriesNotMade } from "./capability.js";
 import type { Capability } from "./types.js";
 
 /**
@@ -48,6 +48,11 @@ export class FileBudget {
   used = 0;
   exhausted = false;
   urlCharacters = 0;
+
+  /** How many more entries the file may have checked: a capability made now needs no more permission entries. */
+  get entriesLeft(): number {
+    return Math.max(0, LIMITS.entriesPerFile - this.used);
+  }
 }
 
 /** Truncates a capability's lists to the bounds and says where it did. */
@@ -61,17 +66,21 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     steps: string[],
     what: string,
     budgeted = true,
+    // Entries of the list as written that the model did not make (past the file's bound).
+    notMade = 0,
   ): T[] => {
-    if (list.length > limit) {
+    let length = list.length + notMade;
+    if (length > limit) {
       problems.push({
         path: childPath(base, ...steps),
-        message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`,
+        message: `${what} lists ${length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`,
       });
       list = list.slice(0, limit);
+      length = limit;
     }
     if (!budgeted) return list;
     const room = Math.max(0, LIMITS.entriesPerFile - budget.used);
-    if (list.length > room) {
+    if (length > room) {
       if (!budget.exhausted) {
         problems.push({
           path: childPath(base, ...steps),
@@ -122,6 +131,8 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     LIMITS.permissions,
     ["permissions"],
     "permissions",
+    true,
+    entriesNotMade.get(capability),
   );
   return problems;
 }
