@@ -38,13 +38,17 @@ describe("positions on every JSON fixture agree with jsonc-parser", () => {
     '{"k": 1, "k\\u0000": 2, "k": {"x": [0, {"k": 3}]}, "\\\\": 4}',
   );
 
-  it("is jsonc-parser's tree, node for node, whole or made along paths, on every valid JSON fixture and on tricky strings", () => {
+  it("is jsonc-parser's tree, node for node, on every valid JSON fixture and on tricky strings", () => {
     expect(texts.length).toBeGreaterThan(500);
-    for (const text of texts) {
-      const expected = shape(parseTree(text, [], { disallowComments: true })!);
-      expect(treeShape(jsonTree(text), 0)).toEqual(expected);
-      expect(treeShape(new LazyJsonTree(text), 0)).toEqual(expected);
-    }
+    for (const text of texts)
+      expect(treeShape(jsonTree(text), 0)).toEqual(
+        shape(parseTree(text, [], { disallowComments: true })!),
+      );
+  });
+
+  it("is the same tree when made along paths (every container entered)", () => {
+    for (const text of texts)
+      expect(treeShape(new LazyJsonTree(text), 0)).toEqual(treeShape(jsonTree(text), 0));
   });
 
   it("gives every path of every fixture the position jsonc-parser's tree gives it (the last of repeated keys)", () => {
