@@ -7012,10 +7012,10 @@ var init_normalize = __esm({
   }
 });
 
-// dist/capabilities/engine/work.js
+// dist/capabilities/work.js
 var work;
 var init_work = __esm({
-  "dist/capabilities/engine/work.js"() {
+  "dist/capabilities/work.js"() {
     "use strict";
     work = {
       /** Resolved (command, capability, context) entries created. */
@@ -7027,8 +7027,30 @@ var init_work = __esm({
       /** Window or webview patterns compared with each other by diff. */
       patternComparisons: 0,
       /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
-      ruleSteps: 0
+      ruleSteps: 0,
+      // Work the loader shares between apps with the same inputs: it grows with the distinct committed
+      // manifests, members, lock files and releases of a run, not with its apps.
+      /** Committed `acl-manifests.json` texts parsed. */
+      manifestsParsed: 0,
+      /** Committed manifests compared with the release catalog (per text and app facts). */
+      manifestsCompared: 0,
+      /** Members of committed manifests (one plugin's manifest text) shape-checked. */
+      manifestMembersChecked: 0,
+      /** Members of committed manifests compared with the release catalog (per text and facts). */
+      manifestMembersCompared: 0,
+      /** `Cargo.lock` texts read into packages. */
+      lockFilesParsed: 0,
+      /** Built-in manifests built as of a release (per plugin and release). */
+      releaseManifestsBuilt: 0
     };
+  }
+});
+
+// dist/capabilities/engine/work.js
+var init_work2 = __esm({
+  "dist/capabilities/engine/work.js"() {
+    "use strict";
+    init_work();
   }
 });
 
@@ -7843,7 +7865,7 @@ var init_dangers = __esm({
     init_json();
     init_capability();
     init_normalize();
-    init_work();
+    init_work2();
     init_glob();
     init_capability();
     init_url_reach();
@@ -8260,17 +8282,20 @@ function loadBuiltinManifests() {
     for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
       for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
         unread.set(key, manifest);
-    const manifests = {};
-    for (const [key, manifest] of unread)
-      Object.defineProperty(manifests, key, {
-        get: () => manifest.read(),
-        enumerable: true,
-        configurable: false
-      });
-    unreadOf.set(manifests, unread);
-    builtins = manifests;
+    builtins = lazyManifests(unread);
   }
   return Promise.resolve(builtins);
+}
+function lazyManifests(unread) {
+  const manifests = {};
+  for (const [key, manifest] of unread)
+    Object.defineProperty(manifests, key, {
+      get: () => manifest.read(),
+      enumerable: true,
+      configurable: false
+    });
+  unreadOf.set(manifests, unread);
+  return manifests;
 }
 function unreadBuiltins(manifests) {
   return unreadOf.get(manifests);
@@ -8399,7 +8424,8 @@ function builtinsAt(builtin, history, locked) {
   if (builtin !== catalogsAt.builtin || history !== catalogsAt.history)
     return buildBuiltinsAt(builtin, history, locked);
   const versions = [...locked].map(([catalog, lock]) => lock.source === "newest" ? `${catalog}=newest` : `${catalog}=${lock.version}`);
-  return catalogsAt.memo.get(versions.join("\0"), () => buildBuiltinsAt(builtin, history, locked));
+  const unread = unreadBuiltins(builtin);
+  return catalogsAt.memo.get(versions.join("\0"), () => unread ? lazyBuiltinsAt(unread, history, locked) : buildBuiltinsAt(builtin, history, locked));
 }
 function buildBuiltinsAt(builtin, history, locked) {
   const out = {};
@@ -8410,6 +8436,22 @@ function buildBuiltinsAt(builtin, history, locked) {
     out[key] = version !== void 0 && history.has(catalog) && isCheckableVersion(version) ? manifestAt(key, manifest, catalog, history, version) : manifest;
   }
   return out;
+}
+function lazyBuiltinsAt(shipped, history, locked) {
+  const unread = /* @__PURE__ */ new Map();
+  for (const [key, newest] of shipped) {
+    const catalog = historyCatalogOf(key);
+    const lock = locked.get(catalog);
+    const version = lock?.source === "newest" ? LATEST_RELEASE : lock?.version;
+    if (version === void 0 || !history.has(catalog) || !isCheckableVersion(version))
+      unread.set(key, newest);
+    else
+      unread.set(key, {
+        read: () => manifestAt(key, newest.read(), catalog, history, version),
+        mayHold: (field2) => newest.mayHold(field2)
+      });
+  }
+  return lazyManifests(unread);
 }
 function checksRemoteAppCommands(release) {
   if (!release || release.source === "newest")
@@ -8436,8 +8478,10 @@ function manifestAt(key, manifest, catalog, history, version) {
     byManifest.set(manifest, byRelease = /* @__PURE__ */ new Map());
   const memoKey = `${key}\0${catalog}\0${version}`;
   let built = byRelease.get(memoKey);
-  if (!built)
+  if (!built) {
+    work.releaseManifestsBuilt++;
     byRelease.set(memoKey, built = buildManifestAt(key, manifest, catalog, history, version));
+  }
   return built;
 }
 function buildManifestAt(key, manifest, catalog, history, version) {
@@ -8504,6 +8548,8 @@ var init_versions = __esm({
     "use strict";
     init_bounded_memo();
     init_package_files();
+    init_work();
+    init_builtin();
     VersionHistory = class {
       data;
       constructor(data) {
@@ -9012,7 +9058,7 @@ var init_expand = __esm({
     init_identifier();
     init_types2();
     init_model();
-    init_work();
+    init_work2();
     MAX_LEAVES_PER_ENTRY = 1e4;
     MAX_SET_DEPTH = 256;
     MAX_SET_WALKS_PER_ENTRY = 1e4;
@@ -9249,7 +9295,7 @@ var ModelCore, PlatformModel, LazyEntries;
 var init_platform_model = __esm({
   "dist/capabilities/engine/platform-model.js"() {
     "use strict";
-    init_work();
+    init_work2();
     ModelCore = class {
       resolution;
       bit;
@@ -10681,7 +10727,7 @@ var init_dead_scope = __esm({
     init_catalog();
     init_types2();
     init_engine();
-    init_work();
+    init_work2();
     init_json();
     init_engine_helpers();
     init_syntax();
@@ -11574,22 +11620,6 @@ var init_cfg = __esm({
     };
     MAX_KEY_LENGTH = 4096;
     MAX_DEPTH = 32;
-  }
-});
-
-// dist/capabilities/load/shared-work.js
-var sharedLoadWork;
-var init_shared_work = __esm({
-  "dist/capabilities/load/shared-work.js"() {
-    "use strict";
-    sharedLoadWork = {
-      /** Committed `acl-manifests.json` texts parsed and shape-checked. */
-      manifestsParsed: 0,
-      /** Committed manifests compared with the release catalog (per text and app facts). */
-      manifestsCompared: 0,
-      /** `Cargo.lock` texts read into packages. */
-      lockFilesParsed: 0
-    };
   }
 });
 
@@ -15714,7 +15744,7 @@ async function readAppVersions(srcTauri, history, relative3, maxBytes) {
 }
 function lockedPackagesOf(text2) {
   return lockTexts.get(text2, () => {
-    sharedLoadWork.lockFilesParsed++;
+    work.lockFilesParsed++;
     return lockedPackages(text2);
   });
 }
@@ -15805,7 +15835,7 @@ var init_cargo = __esm({
     import_node_path4 = __toESM(require("node:path"), 1);
     init_bounded_memo();
     init_json();
-    init_shared_work();
+    init_work();
     init_versions();
     init_read();
     APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
@@ -19845,11 +19875,19 @@ function checkAclManifests(value) {
   const manifests = {};
   const root2 = checker.object(value, [], "an acl-manifests.json file");
   for (const [key, raw] of Object.entries(root2 ?? {})) {
-    const manifest = checker.object(raw, [key], `manifest "${key}"`);
+    const manifest = checkMember(checker, key, raw);
     if (manifest)
-      manifests[key] = checkManifest(checker, manifest, [key], key);
+      manifests[key] = manifest;
   }
   return { manifests, problems: checker.problems };
+}
+function checkAclManifest(key, raw) {
+  const checker = new Checker();
+  return { manifest: checkMember(checker, key, raw), problems: checker.problems };
+}
+function checkMember(checker, key, raw) {
+  const manifest = checker.object(raw, [key], `manifest "${key}"`);
+  return manifest ? checkManifest(checker, manifest, [key], key) : void 0;
 }
 function checkManifest(checker, raw, base, key) {
   const manifest = {
@@ -20091,9 +20129,11 @@ var init_file_names = __esm({
 // dist/capabilities/load/committed-manifests.js
 function parseCommittedManifest(absolutePath, file, text2, invalidUtf8At) {
   const parse4 = () => {
-    sharedLoadWork.manifestsParsed++;
+    work.manifestsParsed++;
     const document = SourceDocument.parse(absolutePath, file, text2, "json", void 0, invalidUtf8At, CAPABILITY_WORDING);
-    const checked2 = document.ok ? checkAclManifests(document.value) : { manifests: {}, problems: [] };
+    if (!document.ok)
+      return { serial: ++serials, document, manifests: {}, problems: [] };
+    const checked2 = checkedByMember(document.value, text2) ?? checkAclManifests(document.value);
     return { serial: ++serials, document, ...checked2 };
   };
   if (invalidUtf8At !== void 0)
@@ -20101,26 +20141,146 @@ function parseCommittedManifest(absolutePath, file, text2, invalidUtf8At) {
   const parsed = parsedManifests.get(text2, parse4);
   return { ...parsed, document: parsed.document.at(absolutePath, file) };
 }
+function checkedByMember(value, text2) {
+  const split = topLevelMembers(text2);
+  if (!split)
+    return void 0;
+  const texts = new Map(split);
+  const parsed = value;
+  const keys = Object.keys(parsed);
+  if (keys.length !== texts.size || !keys.every((key) => texts.has(key)))
+    return void 0;
+  const manifests = {};
+  const problems2 = [];
+  const members = /* @__PURE__ */ new Map();
+  for (const key of keys) {
+    const member2 = checkedMembers.get(`${key}\0${texts.get(key)}`, () => {
+      work.manifestMembersChecked++;
+      return { serial: ++serials, ...checkAclManifest(key, parsed[key]) };
+    });
+    members.set(key, member2);
+    if (member2.manifest)
+      manifests[key] = member2.manifest;
+    for (const problem of member2.problems)
+      problems2.push(problem);
+  }
+  return { manifests, problems: problems2, members };
+}
 function compareCommittedManifest(parsed, facts, compare2) {
   return comparedManifests.get(`${parsed.serial}\0${facts}`, () => {
-    sharedLoadWork.manifestsCompared++;
+    work.manifestsCompared++;
     return compare2();
   });
 }
-var MAX_PARSED, MAX_COMPARED, parsedManifests, comparedManifests, serials;
+function compareCommittedMember(member2, facts, compare2) {
+  return comparedMembers.get(`${member2.serial}\0${facts}`, () => {
+    work.manifestMembersCompared++;
+    return compare2();
+  });
+}
+function skipWhiteSpace(text2, at) {
+  for (; ; ) {
+    const code = text2.charCodeAt(at);
+    if (code !== 32 && code !== 10 && code !== 13 && code !== 9)
+      return at;
+    at++;
+  }
+}
+function stringEnd(text2, quote3) {
+  for (let at = quote3 + 1; ; ) {
+    const close = text2.indexOf('"', at);
+    if (close === -1)
+      return text2.length;
+    let backslashes = 0;
+    while (text2.charCodeAt(close - 1 - backslashes) === 92)
+      backslashes++;
+    if (backslashes % 2 === 0)
+      return close + 1;
+    at = close + 1;
+  }
+}
+function valueEnd(text2, start) {
+  const first = text2.charCodeAt(start);
+  if (first === 34)
+    return stringEnd(text2, start);
+  if (first !== 123 && first !== 91) {
+    let at = start;
+    for (; at < text2.length; at++) {
+      const code = text2.charCodeAt(at);
+      if (code === 44 || code === 125 || code === 93 || code === 32 || code === 10 || code === 13)
+        break;
+      if (code === 9)
+        break;
+    }
+    return at;
+  }
+  let depth = 0;
+  STRUCTURE.lastIndex = start;
+  for (let match2 = STRUCTURE.exec(text2); match2; match2 = STRUCTURE.exec(text2)) {
+    const code = text2.charCodeAt(match2.index);
+    if (code === 34)
+      STRUCTURE.lastIndex = stringEnd(text2, match2.index);
+    else if (code === 123 || code === 91)
+      depth++;
+    else if (code === 125 || code === 93) {
+      if (--depth === 0)
+        return match2.index + 1;
+    }
+  }
+  return text2.length;
+}
+function topLevelMembers(text2) {
+  let at = skipWhiteSpace(text2, 0);
+  if (text2.charCodeAt(at) !== 123)
+    return void 0;
+  const members = [];
+  const keys = /* @__PURE__ */ new Set();
+  at = skipWhiteSpace(text2, at + 1);
+  if (text2.charCodeAt(at) === 125)
+    return members;
+  for (; ; ) {
+    if (text2.charCodeAt(at) !== 34)
+      return void 0;
+    const keyEnd = stringEnd(text2, at);
+    const written = text2.slice(at, keyEnd);
+    const key = written.includes("\\") ? JSON.parse(written) : written.slice(1, -1);
+    if (keys.has(key))
+      return void 0;
+    keys.add(key);
+    at = skipWhiteSpace(text2, keyEnd);
+    if (text2.charCodeAt(at) !== 58)
+      return void 0;
+    const start = skipWhiteSpace(text2, at + 1);
+    const end = valueEnd(text2, start);
+    members.push([key, text2.slice(start, end)]);
+    at = skipWhiteSpace(text2, end);
+    const next = text2.charCodeAt(at);
+    if (next === 125)
+      return members;
+    if (next !== 44)
+      return void 0;
+    at = skipWhiteSpace(text2, at + 1);
+  }
+}
+var MAX_PARSED, MAX_COMPARED, MAX_MEMBERS, MAX_COMPARED_MEMBERS, parsedManifests, comparedManifests, checkedMembers, comparedMembers, serials, STRUCTURE;
 var init_committed_manifests = __esm({
   "dist/capabilities/load/committed-manifests.js"() {
     "use strict";
     init_bounded_memo();
     init_document();
     init_manifest_shape();
-    init_shared_work();
+    init_work();
     init_wording2();
     MAX_PARSED = 32;
     MAX_COMPARED = 64;
+    MAX_MEMBERS = 256;
+    MAX_COMPARED_MEMBERS = 512;
     parsedManifests = new BoundedMemo(MAX_PARSED);
     comparedManifests = new BoundedMemo(MAX_COMPARED);
+    checkedMembers = new BoundedMemo(MAX_MEMBERS);
+    comparedMembers = new BoundedMemo(MAX_COMPARED_MEMBERS);
     serials = 0;
+    STRUCTURE = /["{}[\],]/g;
   }
 });
 
@@ -25583,7 +25743,7 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       hostCrate: project.versions?.crates.get("core")?.crate,
       raw: await loadBuiltinManifests()
     };
-    const compared = compareCommittedManifest(parsed, comparisonFacts(parsed.manifests, context), () => checkedAgainstBuiltins(parsed.manifests, builtins2, context));
+    const compared = compareCommittedManifest(parsed, comparisonFacts(parsed.manifests, context), () => checkedAgainstBuiltins(parsed, builtins2, context));
     for (const difference of compared.differences)
       project.manifestDifferences.push({ ...difference, file, absolutePath: absolute });
     project.catalog.add(compared.manifests, { origin: "manifest", file });
@@ -25983,7 +26143,8 @@ function comparisonFacts(manifests, context) {
   const built = Object.keys(manifests).map((key) => context.builtFrom(key) ?? null);
   return JSON.stringify([releases, built, context.hostCrate ?? null]);
 }
-function checkedAgainstBuiltins(manifests, builtins2, context) {
+function checkedAgainstBuiltins(parsed, builtins2, context) {
+  const manifests = parsed.manifests;
   const reported = [];
   const out = {};
   const hostCrate = context.hostCrate;
@@ -25995,27 +26156,59 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
       out[key] = raw;
       continue;
     }
-    const spelling = spellingOfManifest(key, raw) ?? "host";
-    const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
-    const differences = compareManifest(key, manifest, reference, {
-      history: context.history,
-      ...lock ? { locked: lock } : {}
-    });
     const source = built ?? "registry";
-    if (lock && differences.length && source === "registry")
-      explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
-    if (source === "registry")
-      differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
-    for (const difference of differences)
-      reported.push({ ...difference, message: spellQuotedNames(difference.message, fileSpelling) });
-    const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
-    out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
+    const compare2 = () => comparedMember(key, raw, reference, { ...context, lock, source, fileSpelling });
+    const member2 = parsed.members?.get(key);
+    const compared = member2 ? compareCommittedMember(member2, memberFacts(reference, context, lock, source, fileSpelling, key), compare2) : compare2();
+    for (const difference of compared.differences)
+      reported.push(difference);
+    out[key] = compared.manifest;
   }
   return { manifests: out, differences: reported };
 }
-var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
+function serialOf(object) {
+  if (object === void 0)
+    return 0;
+  let serial = objectSerials.get(object);
+  if (serial === void 0)
+    objectSerials.set(object, serial = ++objectSerial);
+  return serial;
+}
+function memberFacts(reference, context, lock, source, fileSpelling, key) {
+  const newest = Object.prototype.hasOwnProperty.call(context.raw, key) ? context.raw[key] : void 0;
+  return JSON.stringify([
+    serialOf(reference),
+    serialOf(newest),
+    serialOf(context.history),
+    lock ? [lock.crate, lock.version, lock.source] : null,
+    source,
+    fileSpelling
+  ]);
+}
+function comparedMember(key, raw, reference, context) {
+  const { lock, source } = context;
+  const spelling = spellingOfManifest(key, raw) ?? "host";
+  const manifest = spellManifest(key, normalizeManifest(raw), "host");
+  const differences = compareManifest(key, manifest, reference, {
+    history: context.history,
+    ...lock ? { locked: lock } : {}
+  });
+  if (lock && differences.length && source === "registry")
+    explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+  if (source === "registry")
+    differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
+  const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
+  return {
+    differences: differences.map((difference) => ({
+      ...difference,
+      message: spellQuotedNames(difference.message, context.fileSpelling)
+    })),
+    manifest: spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling)
+  };
+}
+var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY, objectSerials, objectSerial;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
@@ -26061,6 +26254,8 @@ var init_project = __esm({
     };
     documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
+    objectSerials = /* @__PURE__ */ new WeakMap();
+    objectSerial = 0;
   }
 });
 
@@ -44104,7 +44299,7 @@ var init_diff = __esm({
   "dist/capabilities/queries/diff.js"() {
     "use strict";
     init_glob();
-    init_work();
+    init_work2();
     init_diagnostics();
     init_platforms();
     grantGroup = (grant) => JSON.stringify([grant.command, grant.context, grant.target]);

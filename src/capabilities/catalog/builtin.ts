@@ -25,17 +25,25 @@ export function loadBuiltinManifests(): Promise<AclManifests> {
     for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
       for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
         unread.set(key, manifest);
-    const manifests: AclManifests = {};
-    for (const [key, manifest] of unread)
-      Object.defineProperty(manifests, key, {
-        get: () => manifest.read(),
-        enumerable: true,
-        configurable: false,
-      });
-    unreadOf.set(manifests, unread);
-    builtins = manifests;
+    builtins = lazyManifests(unread);
   }
   return Promise.resolve(builtins);
+}
+
+/**
+ * An object that reads as the manifests would (every key, in `unread`'s order), each read on first
+ * use; a catalog built from it takes them unread (`unreadBuiltins`).
+ */
+export function lazyManifests(unread: ReadonlyMap<string, UnreadManifest>): AclManifests {
+  const manifests: AclManifests = {};
+  for (const [key, manifest] of unread)
+    Object.defineProperty(manifests, key, {
+      get: () => manifest.read(),
+      enumerable: true,
+      configurable: false,
+    });
+  unreadOf.set(manifests, unread);
+  return manifests;
 }
 
 /** The manifests of `loadBuiltinManifests`'s object, unread; undefined for any other object. */

@@ -68,10 +68,27 @@ export function checkAclManifests(value: unknown): {
   const manifests: AclManifests = {};
   const root = checker.object(value, [], "an acl-manifests.json file");
   for (const [key, raw] of Object.entries(root ?? {})) {
-    const manifest = checker.object(raw, [key], `manifest "${key}"`);
-    if (manifest) manifests[key] = checkManifest(checker, manifest, [key], key);
+    const manifest = checkMember(checker, key, raw);
+    if (manifest) manifests[key] = manifest;
   }
   return { manifests, problems: checker.problems };
+}
+
+/**
+ * One member of an `acl-manifests.json` object (`key` → its manifest), checked alone: what
+ * {@link checkAclManifests} makes of it and says about it (problem paths start at `key`).
+ */
+export function checkAclManifest(
+  key: string,
+  raw: unknown,
+): { manifest: Manifest | undefined; problems: ShapeProblem[] } {
+  const checker = new Checker();
+  return { manifest: checkMember(checker, key, raw), problems: checker.problems };
+}
+
+function checkMember(checker: Checker, key: string, raw: unknown): Manifest | undefined {
+  const manifest = checker.object(raw, [key], `manifest "${key}"`);
+  return manifest ? checkManifest(checker, manifest, [key], key) : undefined;
 }
 
 function checkManifest(

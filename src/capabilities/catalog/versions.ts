@@ -6,6 +6,8 @@
  */
 import { BoundedMemo } from "../../core/bounded-memo.js";
 import { readPackageJson } from "../../core/package-files.js";
+import { work } from "../work.js";
+import { lazyManifests, unreadBuiltins, type UnreadManifest } from "./builtin.js";
 import type { AclManifests, Manifest, PermissionDef, PermissionSetDef } from "./types.js";
 
 /** [since, until, sinceAfter?, untilBefore?, unverified?] */
@@ -312,8 +314,9 @@ export function builtinsAt(
   const versions = [...locked].map(([catalog, lock]) =>
     lock.source === "newest" ? `${catalog}=newest` : `${catalog}=${lock.version}`,
   );
+  const unread = unreadBuiltins(builtin);
   return catalogsAt.memo.get(versions.join("\u0000"), () =>
-    buildBuiltinsAt(builtin, history, locked),
+    unread ? lazyBuiltinsAt(unread, history, locked) : buildBuiltinsAt(builtin, history, locked),
   );
 }
 
@@ -344,6 +347,35 @@ function buildBuiltinsAt(
         : manifest;
   }
   return out;
+}
+
+/**
+ * {@link buildBuiltinsAt} of the shipped catalogs, each manifest built as of its release when first
+ * read: an app reads a few of the thirty-odd, and building all of them for every set of releases a
+ * monorepo's apps lock was a fixed cost per app. A release's manifest is the newest one's definitions
+ * with that release's commands, members and descriptions, plus generated `allow-`/`deny-` permissions:
+ * a field the newest one's text never names (`platforms`) it holds neither, so the newest's `mayHold`
+ * answers for it.
+ */
+function lazyBuiltinsAt(
+  shipped: ReadonlyMap<string, UnreadManifest>,
+  history: VersionHistory,
+  locked: ReadonlyMap<string, LockedCrate>,
+): AclManifests {
+  const unread = new Map<string, UnreadManifest>();
+  for (const [key, newest] of shipped) {
+    const catalog = historyCatalogOf(key);
+    const lock = locked.get(catalog);
+    const version = lock?.source === "newest" ? LATEST_RELEASE : lock?.version;
+    if (version === undefined || !history.has(catalog) || !isCheckableVersion(version))
+      unread.set(key, newest);
+    else
+      unread.set(key, {
+        read: () => manifestAt(key, newest.read(), catalog, history, version),
+        mayHold: (field) => newest.mayHold(field),
+      });
+  }
+  return lazyManifests(unread);
 }
 
 /**
@@ -406,8 +438,10 @@ export function manifestAt(
   if (!byRelease) byManifest.set(manifest, (byRelease = new Map<string, Manifest>()));
   const memoKey = `${key}\u0000${catalog}\u0000${version}`;
   let built = byRelease.get(memoKey);
-  if (!built)
+  if (!built) {
+    work.releaseManifestsBuilt++;
     byRelease.set(memoKey, (built = buildManifestAt(key, manifest, catalog, history, version)));
+  }
   return built;
 }
 

@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { BoundedMemo } from "../../core/bounded-memo.js";
 import { isPlainObject } from "../../core/json.js";
-import { sharedLoadWork } from "./shared-work.js";
+import { work } from "../work.js";
 import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
 import { foldersToRepositoryRoot, pathKind, readTextFile } from "../../core/source/read.js";
 
@@ -102,7 +102,7 @@ const lockTexts = new BoundedMemo<string, readonly LockedPackage[]>(32);
 /** {@link lockedPackages} of a lock text, shared with every earlier read of the same text. */
 export function lockedPackagesOf(text: string): readonly LockedPackage[] {
   return lockTexts.get(text, () => {
-    sharedLoadWork.lockFilesParsed++;
+    work.lockFilesParsed++;
     return lockedPackages(text);
   });
 }

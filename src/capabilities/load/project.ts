@@ -29,7 +29,7 @@ import {
 import { readAppVersions, type AppVersions } from "./cargo.js";
 import { readAppBuild, type AppBuild } from "./build.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
-import { APP_KEY, type AclManifests } from "../catalog/types.js";
+import { APP_KEY, type AclManifests, type Manifest } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
 import { FileBudget, limitCapability, type LimitProblem } from "../model/limits.js";
 import { checkPermissionFile } from "../catalog/manifest-shape.js";
@@ -58,8 +58,10 @@ import {
 import { FatalError } from "../../core/errors.js";
 import {
   compareCommittedManifest,
+  compareCommittedMember,
   parseCommittedManifest,
   type ComparedManifest,
+  type ComparedMember,
   type ParsedManifest,
 } from "./committed-manifests.js";
 import { manifestFromPermissionFiles, type PermissionFileContent } from "./permission-files.js";
@@ -526,7 +528,7 @@ async function assembleCatalog(
     const compared = compareCommittedManifest(
       parsed,
       comparisonFacts(parsed.manifests, context),
-      () => checkedAgainstBuiltins(parsed.manifests, builtins, context),
+      () => checkedAgainstBuiltins(parsed, builtins, context),
     );
     for (const difference of compared.differences)
       project.manifestDifferences.push({ ...difference, file, absolutePath: absolute });
@@ -1165,13 +1167,15 @@ function comparisonFacts(manifests: AclManifests, context: ComparisonContext): s
 /**
  * A manifest's official plugins compared with the built-in catalog of the locked release: differences
  * (for manifest-mismatch findings, without the file: the caller adds it), and the manifests the catalog
- * takes, with the union of both definitions.
+ * takes, with the union of both definitions. Each member is compared once per run for its text and
+ * the facts its comparison reads (see {@link memberFacts}).
  */
 function checkedAgainstBuiltins(
-  manifests: AclManifests,
+  parsed: ParsedManifest,
   builtins: AclManifests,
   context: ComparisonContext,
 ): ComparedManifest {
+  const manifests = parsed.manifests;
   const reported: ManifestDifference[] = [];
   const out: AclManifests = {};
   // Differences are found in the spec's spelling and said in the file's (its core:app names, else the host crate the app locks).
@@ -1190,39 +1194,105 @@ function checkedAgainstBuiltins(
       out[key] = raw;
       continue;
     }
-    const spelling = spellingOfManifest(key, raw) ?? "host";
-    const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : undefined;
-    const differences = compareManifest(key, manifest, reference, {
-      history: context.history,
-      ...(lock ? { locked: lock } : {}),
-    });
     const source = built ?? "registry";
-    if (lock && differences.length && source === "registry")
-      explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
-    // What the union changes beyond those: a definition no release writes (core's default, an allow- with one more command).
-    if (source === "registry")
-      differences.push(
-        ...answersNoReleaseGives(
-          key,
-          manifest,
-          reference,
-          differences,
-          context.raw[key],
-          context.history,
-        ),
-      );
-    for (const difference of differences)
-      reported.push({ ...difference, message: spellQuotedNames(difference.message, fileSpelling) });
-    // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
-    const dropped =
-      source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
-    out[key] = spellManifest(
+    const compare = () =>
+      comparedMember(key, raw, reference, { ...context, lock, source, fileSpelling });
+    const member = parsed.members?.get(key);
+    const compared = member
+      ? compareCommittedMember(
+          member,
+          memberFacts(reference, context, lock, source, fileSpelling, key),
+          compare,
+        )
+      : compare();
+    for (const difference of compared.differences) reported.push(difference);
+    out[key] = compared.manifest;
+  }
+  return { manifests: out, differences: reported };
+}
+
+/** Numbers for the objects a member's comparison reads (the release catalog, the history), by identity. */
+const objectSerials = new WeakMap<object, number>();
+let objectSerial = 0;
+function serialOf(object: object | undefined): number {
+  if (object === undefined) return 0;
+  let serial = objectSerials.get(object);
+  if (serial === undefined) objectSerials.set(object, (serial = ++objectSerial));
+  return serial;
+}
+
+/**
+ * Everything {@link comparedMember} reads besides the member's key and text: the release's manifest it
+ * is compared with and the newest one (by identity: both are built once per run and never changed),
+ * the history, the locked release, how the plugin is built, and the file's spelling of messages.
+ */
+function memberFacts(
+  reference: Manifest,
+  context: ComparisonContext,
+  lock: LockedCrate | undefined,
+  source: "registry" | "git" | "path",
+  fileSpelling: Spelling,
+  key: string,
+): string {
+  const newest = Object.prototype.hasOwnProperty.call(context.raw, key)
+    ? context.raw[key]
+    : undefined;
+  return JSON.stringify([
+    serialOf(reference),
+    serialOf(newest),
+    serialOf(context.history),
+    lock ? [lock.crate, lock.version, lock.source] : null,
+    source,
+    fileSpelling,
+  ]);
+}
+
+/** One official plugin's manifest compared with its release's (see {@link checkedAgainstBuiltins}). */
+function comparedMember(
+  key: string,
+  raw: Manifest,
+  reference: Manifest,
+  context: ComparisonContext & {
+    lock: LockedCrate | undefined;
+    source: "registry" | "git" | "path";
+    fileSpelling: Spelling;
+  },
+): ComparedMember {
+  const { lock, source } = context;
+  const spelling = spellingOfManifest(key, raw) ?? "host";
+  const manifest = spellManifest(key, normalizeManifest(raw), "host");
+  const differences = compareManifest(key, manifest, reference, {
+    history: context.history,
+    ...(lock ? { locked: lock } : {}),
+  });
+  if (lock && differences.length && source === "registry")
+    explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+  // What the union changes beyond those: a definition no release writes (core's default, an allow- with one more command).
+  if (source === "registry")
+    differences.push(
+      ...answersNoReleaseGives(
+        key,
+        manifest,
+        reference,
+        differences,
+        context.raw[key],
+        context.history,
+      ),
+    );
+  // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
+  const dropped =
+    source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
+  return {
+    differences: differences.map((difference) => ({
+      ...difference,
+      message: spellQuotedNames(difference.message, context.fileSpelling),
+    })),
+    manifest: spellManifest(
       key,
       unionManifest(withoutNames(manifest, dropped), reference),
       spelling,
-    );
-  }
-  return { manifests: out, differences: reported };
+    ),
+  };
 }

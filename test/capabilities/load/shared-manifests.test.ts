@@ -10,10 +10,10 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { lint, loadProject } from "../../../src/index.js";
 import type { Project } from "../../../src/capabilities/load/project.js";
-import { sharedLoadWork } from "../../../src/capabilities/load/shared-work.js";
+import { work as counters } from "../../../src/capabilities/work.js";
 
 /**
  * A monorepo's apps pinned to the same releases commit the same acl-manifests.json and Cargo.lock: the
@@ -38,13 +38,22 @@ function copyApp(name: string, edit?: (file: string) => void): string {
   return dir;
 }
 
+/** The loader's counters of shared work. */
+const SHARED = [
+  "manifestsParsed",
+  "manifestsCompared",
+  "manifestMembersChecked",
+  "manifestMembersCompared",
+  "lockFilesParsed",
+] as const;
+type SharedWork = Record<(typeof SHARED)[number], number>;
+
 /** The project of an app and the shared work its load did. */
-async function load(dir: string): Promise<{ project: Project; work: typeof sharedLoadWork }> {
-  const before = { ...sharedLoadWork };
+async function load(dir: string): Promise<{ project: Project; work: SharedWork }> {
+  const before = { ...counters };
   const project = await loadProject({ cwd: dir, app: dir });
-  const work = { ...sharedLoadWork };
-  for (const key of Object.keys(work) as Array<keyof typeof work>) work[key] -= before[key];
-  return { project, work };
+  const work = Object.fromEntries(SHARED.map((key) => [key, counters[key] - before[key]]));
+  return { project, work: work as SharedWork };
 }
 
 /** A project's findings with its folder taken out of every file name, for comparing copies. */
@@ -64,9 +73,21 @@ describe("committed manifests and lock files shared between apps", () => {
     const secondDir = copyApp("second");
     const first = await load(firstDir);
     // The first app does the work once: its build and its versions both read its lock.
-    expect(first.work).toEqual({ manifestsParsed: 1, manifestsCompared: 1, lockFilesParsed: 1 });
+    expect(first.work).toEqual({
+      manifestsParsed: 1,
+      manifestsCompared: 1,
+      manifestMembersChecked: 15,
+      manifestMembersCompared: 15,
+      lockFilesParsed: 1,
+    });
     const second = await load(secondDir);
-    expect(second.work).toEqual({ manifestsParsed: 0, manifestsCompared: 0, lockFilesParsed: 0 });
+    expect(second.work).toEqual({
+      manifestsParsed: 0,
+      manifestsCompared: 0,
+      manifestMembersChecked: 0,
+      manifestMembersCompared: 0,
+      lockFilesParsed: 0,
+    });
 
     // Shared, yet each app's own: its document, its file in every difference, the same findings.
     expect(second.project.catalog.get("core:window")).toBe(
@@ -94,9 +115,12 @@ describe("committed manifests and lock files shared between apps", () => {
       expect(at).toBeGreaterThan(0);
       writeFileSync(file, `${text.slice(0, at + 1)}e${text.slice(at + 2)}`);
     });
+    // A text of its own, but only the member with the changed byte is checked and compared again.
     expect((await load(oneByte)).work).toEqual({
       manifestsParsed: 1,
       manifestsCompared: 1,
+      manifestMembersChecked: 1,
+      manifestMembersCompared: 1,
       lockFilesParsed: 0,
     });
 
@@ -109,8 +133,64 @@ describe("committed manifests and lock files shared between apps", () => {
       writeFileSync(file, text.replace(release![0], 'name = "tauri"\nversion = "2.0.0"'));
     });
     const other = await load(otherLock);
-    expect(other.work).toEqual({ manifestsParsed: 0, manifestsCompared: 1, lockFilesParsed: 1 });
+    // Only the core members (`core`, `core:app` …) read the core release: the plugins' comparisons are shared.
+    const keys = Object.keys(JSON.parse(readFileSync(path.join(otherLock, MANIFEST), "utf8")));
+    const coreMembers = keys.filter((key) => key === "core" || key.startsWith("core:")).length;
+    expect(coreMembers).toBeGreaterThan(0);
+    expect(coreMembers).toBeLessThan(keys.length);
+    expect(other.work).toEqual({
+      manifestsParsed: 0,
+      manifestsCompared: 1,
+      manifestMembersChecked: 0,
+      manifestMembersCompared: coreMembers,
+      lockFilesParsed: 1,
+    });
     expect(other.project.versions?.crates.get("core")?.version).toBe("2.0.0");
+  });
+
+  it("give each app what a run that shares nothing gives it", async () => {
+    await load(copyApp("warm"));
+    // Apps that share most members with the first but not its text: one member edited (a byte of one
+    // description and one command dropped), and the same text under another core release.
+    const edited = copyApp("edited", (dir) => {
+      const file = path.join(dir, MANIFEST);
+      const text = readFileSync(file, "utf8");
+      const at = text.indexOf('"Enables');
+      const command = /"allow":\["[a-z_]+"\]/.exec(text);
+      expect(at).toBeGreaterThan(0);
+      expect(command).not.toBeNull();
+      writeFileSync(
+        file,
+        `${text.slice(0, at + 1)}e${text.slice(at + 2)}`.replace(command![0], '"allow":[]'),
+      );
+    });
+    const relocked = copyApp("relocked", (dir) => {
+      const file = path.join(dir, LOCK);
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.replace(/(name = "tauri"\nversion = )"[^"]+"/, '$1"2.0.0"'));
+    });
+    for (const dir of [edited, relocked]) {
+      const shared = (await load(dir)).project;
+      // A fresh copy of every module: no memo holds anything yet.
+      vi.resetModules();
+      const fresh =
+        (await import("../../../src/index.js")) as typeof import("../../../src/index.js");
+      const alone = await fresh.loadProject({ cwd: dir, app: dir });
+      expect(differencesOf(shared)).toEqual(differencesOf(alone));
+      expect(shared.manifestDifferences.length).toBeGreaterThan(0);
+      const committed = (project: Project) =>
+        JSON.stringify(
+          project.catalog
+            .keys()
+            .filter((key) => project.catalog.provenanceOf(key)?.origin === "manifest")
+            .map((key) => [key, project.catalog.get(key)]),
+        );
+      expect(committed(shared)).toBe(committed(alone));
+      const aloneFindings = (await fresh.lint(alone)).diagnostics.map((d) =>
+        JSON.stringify({ ...d, absolutePath: path.relative(dir, d.absolutePath) }),
+      );
+      expect(await findings(shared, dir)).toEqual(aloneFindings);
+    }
   });
 
   it("never let a manifest outside the app in, though an earlier app read the same text", async () => {

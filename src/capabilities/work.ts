@@ -1,0 +1,38 @@
+/**
+ * Counts of unit operations, for tests that guard linear growth without timing anything: ten times the
+ * input must cost about ten times these counts (test/performance/linearity.test.ts walks every one).
+ * One object for the engine, the rules and the loader, so a counter added anywhere is guarded too.
+ * Plain increments: the cost is a few nanoseconds on paths that do far more per step.
+ */
+export const work = {
+  /** Resolved (command, capability, context) entries created. */
+  resolvedEntries: 0,
+  /** Set members walked while expanding permission sets (memoised expansions count once). */
+  setMembers: 0,
+  /** Scope values examined by dangerous-permission. */
+  scopeValues: 0,
+  /** Window or webview patterns compared with each other by diff. */
+  patternComparisons: 0,
+  /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
+  ruleSteps: 0,
+  // Work the loader shares between apps with the same inputs: it grows with the distinct committed
+  // manifests, members, lock files and releases of a run, not with its apps.
+  /** Committed `acl-manifests.json` texts parsed. */
+  manifestsParsed: 0,
+  /** Committed manifests compared with the release catalog (per text and app facts). */
+  manifestsCompared: 0,
+  /** Members of committed manifests (one plugin's manifest text) shape-checked. */
+  manifestMembersChecked: 0,
+  /** Members of committed manifests compared with the release catalog (per text and facts). */
+  manifestMembersCompared: 0,
+  /** `Cargo.lock` texts read into packages. */
+  lockFilesParsed: 0,
+  /** Built-in manifests built as of a release (per plugin and release). */
+  releaseManifestsBuilt: 0,
+};
+
+export type WorkCounter = keyof typeof work;
+
+export function resetWork(): void {
+  for (const key of Object.keys(work) as WorkCounter[]) work[key] = 0;
+}
