@@ -7028,6 +7028,10 @@ var init_work = __esm({
       patternComparisons: 0,
       /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
       ruleSteps: 0,
+      /** Capability and permission files the loader parsed. */
+      filesParsed: 0,
+      /** Folders the scan for windows created in code read (the app's Rust and frontend sources). */
+      sourceFoldersRead: 0,
       // Work the loader shares between apps with the same inputs: it grows with the distinct committed
       // manifests, members, lock files and releases of a run, not with its apps.
       /** Committed `acl-manifests.json` texts parsed. */
@@ -8357,17 +8361,19 @@ function historyCatalogOf(key) {
   return key === "core" || key.startsWith("core:") ? "core" : key;
 }
 function parseVersion(text2) {
-  const match2 = VERSION.exec(text2.trim());
-  if (!match2)
-    return void 0;
-  const parsed = {
-    major: Number(match2[1]),
-    minor: Number(match2[2]),
-    patch: Number(match2[3])
-  };
-  if (match2[4] !== void 0)
-    parsed.pre = match2[4];
-  return parsed;
+  return parsedVersions.get(text2, () => {
+    const match2 = VERSION.exec(text2.trim());
+    if (!match2)
+      return void 0;
+    const parsed = {
+      major: Number(match2[1]),
+      minor: Number(match2[2]),
+      patch: Number(match2[3])
+    };
+    if (match2[4] !== void 0)
+      parsed.pre = match2[4];
+    return Object.freeze(parsed);
+  });
 }
 function compareVersions(a2, b2) {
   const x2 = parseVersion(a2);
@@ -8506,10 +8512,8 @@ function buildManifestAt(key, manifest, catalog, history, version) {
   for (const [name, set] of Object.entries(manifest.permission_sets))
     if (exists2(name))
       sets[name] = members(name, set);
-  for (const id of history.recordedIds(catalog)) {
-    if (!id.startsWith(prefix2) || id.slice(prefix2.length).includes(":"))
-      continue;
-    const name = id.slice(prefix2.length);
+  for (const name of history.recordedNames(catalog, key)) {
+    const id = prefix2 + name;
     if (name === "default" || permissions[name] || sets[name] || history.exists(catalog, id, version) === false)
       continue;
     if (history.isRemovedSet(catalog, id)) {
@@ -8542,7 +8546,7 @@ function buildManifestAt(key, manifest, catalog, history, version) {
 function sortKeys(record3) {
   return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
-var cached, VersionHistory, VERSION, isPrerelease, catalogsAt, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
+var cached, VersionHistory, VERSION, parsedVersions, isPrerelease, catalogsAt, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
 var init_versions = __esm({
   "dist/capabilities/catalog/versions.js"() {
     "use strict";
@@ -8552,6 +8556,7 @@ var init_versions = __esm({
     init_builtin();
     VersionHistory = class {
       data;
+      namesByKey = /* @__PURE__ */ new Map();
       constructor(data) {
         this.data = data;
       }
@@ -8615,6 +8620,29 @@ var init_versions = __esm({
       recordedIds(catalog) {
         return Object.keys(this.catalog(catalog)?.ids ?? {});
       }
+      /**
+       * The names of `key`'s identifiers with a record (`allow-x` of `core:app:allow-x` for `core:app`), in
+       * {@link recordedIds}' order. Indexed once per catalog: a release's manifest of every key of a
+       * catalog asked for them, and core's catalog has hundreds.
+       */
+      recordedNames(catalog, key) {
+        let byKey = this.namesByKey.get(catalog);
+        if (!byKey) {
+          byKey = /* @__PURE__ */ new Map();
+          for (const id of this.recordedIds(catalog)) {
+            const colon = id.lastIndexOf(":");
+            if (colon === -1)
+              continue;
+            const owner = id.slice(0, colon);
+            let names = byKey.get(owner);
+            if (!names)
+              byKey.set(owner, names = []);
+            names.push(id.slice(colon + 1));
+          }
+          this.namesByKey.set(catalog, byKey);
+        }
+        return byKey.get(key) ?? [];
+      }
       isRemovedSet(catalog, identifier) {
         return this.catalog(catalog)?.sets.includes(identifier) ?? false;
       }
@@ -8669,6 +8697,7 @@ var init_versions = __esm({
       }
     };
     VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+    parsedVersions = new BoundedMemo(1024);
     isPrerelease = (version) => parseVersion(version)?.pre !== void 0;
     catalogsAt = {
       builtin: void 0,
@@ -18613,6 +18642,7 @@ function sourceFiles(root2, extensions, skip, budget) {
   const files = [];
   const visit3 = (dir) => {
     noteRead("folders", dir);
+    work.sourceFoldersRead++;
     let entries;
     try {
       entries = (0, import_node_fs5.readdirSync)(dir, { withFileTypes: true });
@@ -18861,6 +18891,7 @@ var init_window_labels = __esm({
     init_cargo();
     init_read();
     init_read_log();
+    init_work();
     RUST = [".rs"];
     FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
     SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
@@ -19715,11 +19746,13 @@ function unionPermission(own3, expected2) {
   ];
   const both = (a2, b2) => a2.filter((x2) => b2.includes(x2));
   const key = (value) => JSON.stringify(value);
+  const ownAllow = new Set((own3.scope?.allow ?? []).map(key));
+  const expectedDeny = new Set((expected2.scope?.deny ?? []).map(key));
   const scopeAllow = [
     ...own3.scope?.allow ?? [],
-    ...(expected2.scope?.allow ?? []).filter((v2) => !(own3.scope?.allow ?? []).some((w2) => key(w2) === key(v2)))
+    ...(expected2.scope?.allow ?? []).filter((v2) => !ownAllow.has(key(v2)))
   ];
-  const scopeDeny = (own3.scope?.deny ?? []).filter((v2) => (expected2.scope?.deny ?? []).some((w2) => key(w2) === key(v2)));
+  const scopeDeny = (own3.scope?.deny ?? []).filter((v2) => expectedDeny.has(key(v2)));
   const merged = {
     ...own3,
     commands: {
@@ -20203,29 +20236,20 @@ function valueEnd(text2, start) {
   const first = text2.charCodeAt(start);
   if (first === 34)
     return stringEnd(text2, start);
-  if (first !== 123 && first !== 91) {
-    let at = start;
-    for (; at < text2.length; at++) {
-      const code = text2.charCodeAt(at);
-      if (code === 44 || code === 125 || code === 93 || code === 32 || code === 10 || code === 13)
-        break;
-      if (code === 9)
-        break;
-    }
-    return at;
-  }
   let depth = 0;
-  STRUCTURE.lastIndex = start;
-  for (let match2 = STRUCTURE.exec(text2); match2; match2 = STRUCTURE.exec(text2)) {
-    const code = text2.charCodeAt(match2.index);
+  for (let at = start; at < text2.length; at++) {
+    const code = text2.charCodeAt(at);
     if (code === 34)
-      STRUCTURE.lastIndex = stringEnd(text2, match2.index);
+      at = stringEnd(text2, at) - 1;
     else if (code === 123 || code === 91)
       depth++;
     else if (code === 125 || code === 93) {
+      if (depth === 0)
+        return at;
       if (--depth === 0)
-        return match2.index + 1;
-    }
+        return at + 1;
+    } else if (depth === 0 && (code === 44 || code <= 32))
+      return at;
   }
   return text2.length;
 }
@@ -20262,7 +20286,7 @@ function topLevelMembers(text2) {
     at = skipWhiteSpace(text2, at + 1);
   }
 }
-var MAX_PARSED, MAX_COMPARED, MAX_MEMBERS, MAX_COMPARED_MEMBERS, parsedManifests, comparedManifests, checkedMembers, comparedMembers, serials, STRUCTURE;
+var MAX_PARSED, MAX_COMPARED, MAX_MEMBERS, MAX_COMPARED_MEMBERS, parsedManifests, comparedManifests, checkedMembers, comparedMembers, serials;
 var init_committed_manifests = __esm({
   "dist/capabilities/load/committed-manifests.js"() {
     "use strict";
@@ -20280,7 +20304,6 @@ var init_committed_manifests = __esm({
     checkedMembers = new BoundedMemo(MAX_MEMBERS);
     comparedMembers = new BoundedMemo(MAX_COMPARED_MEMBERS);
     serials = 0;
-    STRUCTURE = /["{}[\],]/g;
   }
 });
 
@@ -25839,6 +25862,7 @@ async function readCapabilityFile(absolute, options, maxBytes, problem, tomlPars
     return known.document;
   }
   const format3 = absolute.endsWith(".toml") ? "toml" : "json";
+  work.filesParsed++;
   const document = SourceDocument.parse(absolute, relativeFile(options.cwd, absolute), read.text, format3, format3 === "toml" ? await tomlParser() : void 0, invalidUtf8At, CAPABILITY_WORDING);
   parsed?.set(absolute, { document, invalidUtf8At });
   return document;
@@ -26234,6 +26258,7 @@ var init_project = __esm({
     init_file_names();
     init_read();
     init_errors();
+    init_work();
     init_committed_manifests();
     init_permission_files();
     init_read_log();

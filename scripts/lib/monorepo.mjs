@@ -21,11 +21,11 @@ export function corpusApps() {
 }
 
 /**
- * A monorepo root holding `count` apps, the corpus's apps taken in turn (each copied whole: its
- * capability files, configs, Cargo files and committed manifests), so every app pays what a real one does.
+ * A monorepo root holding `count` apps, the corpus's apps (or `apps`) taken in turn (each copied whole:
+ * its capability files, configs, Cargo files and committed manifests), so every app pays what a real
+ * one does.
  */
-export function monorepo(dir, count) {
-  const apps = corpusApps();
+export function monorepo(dir, count, apps = corpusApps()) {
   for (let i = 0; i < count; i++) {
     const app = apps[i % apps.length];
     cpSync(app, path.join(dir, `app-${String(i).padStart(3, "0")}-${path.basename(app)}`), {

@@ -15,6 +15,10 @@ export const work = {
   patternComparisons: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
+  /** Capability and permission files the loader parsed. */
+  filesParsed: 0,
+  /** Folders the scan for windows created in code read (the app's Rust and frontend sources). */
+  sourceFoldersRead: 0,
   // Work the loader shares between apps with the same inputs: it grows with the distinct committed
   // manifests, members, lock files and releases of a run, not with its apps.
   /** Committed `acl-manifests.json` texts parsed. */

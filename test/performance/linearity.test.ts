@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 // @ts-expect-error: a plain ES module shared with the benchmark (scripts/bench.mjs), no types.
 import { realWorldApp } from "../../scripts/lib/real-world-app.mjs";
+// @ts-expect-error: a plain ES module shared with the benchmark (scripts/bench.mjs), no types.
+import { corpusApps, monorepo } from "../../scripts/lib/monorepo.mjs";
 import { resetWork, work, type WorkCounter } from "../../src/capabilities/engine/work.js";
 import { RULES } from "../../src/registry.js";
 import { run } from "../helpers/run.js";
@@ -91,6 +93,66 @@ describe("every capability rule alone on real capability files", () => {
     );
     expect(one.ruleSteps).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe("a monorepo checked from its root", () => {
+  /**
+   * The same apps copied GROWTH times: everything an app does is its own, or shared with its copies
+   * (committed manifests, their members, lock files, release catalogs: each once per run). A step that
+   * walked, parsed or compared something of every other app for each app shows as a factor near 16.
+   * Ten corpus apps with a Cargo.lock, those that commit a manifest first.
+   */
+  const has = (app: string, file: string) => existsSync(path.join(app, "src-tauri", file));
+  const sources = (corpusApps() as string[])
+    .filter((app) => has(app, "Cargo.lock"))
+    .sort(
+      (a, b) =>
+        Number(has(b, "gen/schemas/acl-manifests.json")) -
+        Number(has(a, "gen/schemas/acl-manifests.json")),
+    )
+    .slice(0, 10);
+
+  /** The work of one run of a fresh process's modules: no memo holds anything from an earlier run. */
+  async function counted(copies: number): Promise<Record<WorkCounter, number>> {
+    const dir = path.join(work_dir, `monorepo-${copies}`);
+    monorepo(dir, sources.length * copies, sources);
+    vi.resetModules();
+    const fresh = (await import("../helpers/run.js")) as typeof import("../helpers/run.js");
+    const counters =
+      (await import("../../src/capabilities/work.js")) as typeof import("../../src/capabilities/work.js");
+    const result = await fresh.run(["check", "--format", "compact", "--no-cargo-registry"], dir);
+    expect(result.stderr).toBe("");
+    return { ...counters.work };
+  }
+
+  it("does at most ~4x the work, shared work included, for 4x the apps", async () => {
+    const one = await counted(1);
+    const four = await counted(GROWTH);
+    for (const counter of [
+      "resolvedEntries",
+      "filesParsed",
+      "sourceFoldersRead",
+      "manifestsParsed",
+      "manifestMembersCompared",
+      "lockFilesParsed",
+      "releaseManifestsBuilt",
+    ] as const)
+      expect(one[counter], counter).toBeGreaterThan(0);
+    // What the copies of an app share is done once.
+    for (const counter of [
+      "manifestsParsed",
+      "manifestMembersCompared",
+      "lockFilesParsed",
+    ] as const)
+      expect(four[counter], counter).toBe(one[counter]);
+    for (const counter of Object.keys(one) as WorkCounter[]) {
+      if (one[counter] === 0) continue;
+      expect(
+        four[counter] / one[counter],
+        `${counter}: ${one[counter]} → ${four[counter]}`,
+      ).toBeLessThanOrEqual(BOUND);
+    }
+  }, 240_000);
 });
 
 describe("diff", () => {

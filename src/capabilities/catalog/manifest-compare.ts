@@ -421,16 +421,15 @@ function unionPermission(own: PermissionDef, expected: PermissionDef): Permissio
     ...b.filter((x) => !a.includes(x)),
   ];
   const both = (a: readonly string[], b: readonly string[]) => a.filter((x) => b.includes(x));
+  // Scope values compare by their JSON text, each written once (not once per pair).
   const key = (value: unknown) => JSON.stringify(value);
+  const ownAllow = new Set((own.scope?.allow ?? []).map(key));
+  const expectedDeny = new Set((expected.scope?.deny ?? []).map(key));
   const scopeAllow = [
     ...(own.scope?.allow ?? []),
-    ...(expected.scope?.allow ?? []).filter(
-      (v) => !(own.scope?.allow ?? []).some((w) => key(w) === key(v)),
-    ),
+    ...(expected.scope?.allow ?? []).filter((v) => !ownAllow.has(key(v))),
   ];
-  const scopeDeny = (own.scope?.deny ?? []).filter((v) =>
-    (expected.scope?.deny ?? []).some((w) => key(w) === key(v)),
-  );
+  const scopeDeny = (own.scope?.deny ?? []).filter((v) => expectedDeny.has(key(v)));
   const merged: PermissionDef = {
     ...own,
     commands: {

@@ -65,6 +65,8 @@ export function historyCatalogOf(key: string): string {
 }
 
 export class VersionHistory {
+  private readonly namesByKey = new Map<string, Map<string, string[]>>();
+
   constructor(private readonly data: VersionData) {}
 
   catalogs(): string[] {
@@ -131,6 +133,28 @@ export class VersionHistory {
   /** Identifiers with a record (added later, removed, or not in the built-in catalog). */
   recordedIds(catalog: string): string[] {
     return Object.keys(this.catalog(catalog)?.ids ?? {});
+  }
+
+  /**
+   * The names of `key`'s identifiers with a record (`allow-x` of `core:app:allow-x` for `core:app`), in
+   * {@link recordedIds}' order. Indexed once per catalog: a release's manifest of every key of a
+   * catalog asked for them, and core's catalog has hundreds.
+   */
+  recordedNames(catalog: string, key: string): readonly string[] {
+    let byKey = this.namesByKey.get(catalog);
+    if (!byKey) {
+      byKey = new Map();
+      for (const id of this.recordedIds(catalog)) {
+        const colon = id.lastIndexOf(":");
+        if (colon === -1) continue;
+        const owner = id.slice(0, colon);
+        let names = byKey.get(owner);
+        if (!names) byKey.set(owner, (names = []));
+        names.push(id.slice(colon + 1));
+      }
+      this.namesByKey.set(catalog, byKey);
+    }
+    return byKey.get(key) ?? [];
   }
 
   isRemovedSet(catalog: string, identifier: string): boolean {
@@ -200,18 +224,27 @@ export class VersionHistory {
 
 const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
-export function parseVersion(
-  text: string,
-): { major: number; minor: number; patch: number; pre?: string } | undefined {
-  const match = VERSION.exec(text.trim());
-  if (!match) return undefined;
-  const parsed: { major: number; minor: number; patch: number; pre?: string } = {
-    major: Number(match[1]),
-    minor: Number(match[2]),
-    patch: Number(match[3]),
-  };
-  if (match[4] !== undefined) parsed.pre = match[4];
-  return parsed;
+type ParsedVersion = Readonly<{ major: number; minor: number; patch: number; pre?: string }>;
+
+/**
+ * Versions parsed, by text: a release's manifest and the comparisons with every release ask the
+ * history's existence test for each identifier, each asking two to four comparisons. Lock files bring
+ * new texts, so the memo is bounded; the parsed values are frozen, being shared.
+ */
+const parsedVersions = new BoundedMemo<string, ParsedVersion | undefined>(1024);
+
+export function parseVersion(text: string): ParsedVersion | undefined {
+  return parsedVersions.get(text, () => {
+    const match = VERSION.exec(text.trim());
+    if (!match) return undefined;
+    const parsed: { major: number; minor: number; patch: number; pre?: string } = {
+      major: Number(match[1]),
+      minor: Number(match[2]),
+      patch: Number(match[3]),
+    };
+    if (match[4] !== undefined) parsed.pre = match[4];
+    return Object.freeze(parsed);
+  });
 }
 
 export const isPrerelease = (version: string) => parseVersion(version)?.pre !== undefined;
@@ -474,9 +507,8 @@ function buildManifestAt(
   for (const [name, set] of Object.entries(manifest.permission_sets))
     if (exists(name)) sets[name] = members(name, set);
   // Identifiers of this key that the version has but the newest catalog dropped: rebuilt from their names.
-  for (const id of history.recordedIds(catalog)) {
-    if (!id.startsWith(prefix) || id.slice(prefix.length).includes(":")) continue;
-    const name = id.slice(prefix.length);
+  for (const name of history.recordedNames(catalog, key)) {
+    const id = prefix + name;
     // Uncertain ones too: no error without certainty.
     if (
       name === "default" ||

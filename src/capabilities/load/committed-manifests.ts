@@ -183,32 +183,19 @@ function stringEnd(text: string, quote: number): number {
   }
 }
 
-const STRUCTURE = /["{}[\],]/g;
-
 /** Where the value starting at `start` ends (just past it); brackets inside strings do not count. */
 function valueEnd(text: string, start: number): number {
   const first = text.charCodeAt(start);
   if (first === 34 /* " */) return stringEnd(text, start);
-  if (first !== 123 /* { */ && first !== 91 /* [ */) {
-    // A number, true, false or null: up to the comma, bracket or space after it.
-    let at = start;
-    for (; at < text.length; at++) {
-      const code = text.charCodeAt(at);
-      if (code === 44 || code === 125 || code === 93 || code === 32 || code === 10 || code === 13)
-        break;
-      if (code === 9) break;
-    }
-    return at;
-  }
   let depth = 0;
-  STRUCTURE.lastIndex = start;
-  for (let match = STRUCTURE.exec(text); match; match = STRUCTURE.exec(text)) {
-    const code = text.charCodeAt(match.index);
-    if (code === 34) STRUCTURE.lastIndex = stringEnd(text, match.index);
-    else if (code === 123 || code === 91) depth++;
-    else if (code === 125 || code === 93) {
-      if (--depth === 0) return match.index + 1;
-    }
+  for (let at = start; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 34 /* " */) at = stringEnd(text, at) - 1;
+    else if (code === 123 /* { */ || code === 91 /* [ */) depth++;
+    else if (code === 125 /* } */ || code === 93 /* ] */) {
+      if (depth === 0) return at;
+      if (--depth === 0) return at + 1;
+    } else if (depth === 0 && (code === 44 /* , */ || code <= 32)) return at;
   }
   return text.length;
 }

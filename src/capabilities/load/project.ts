@@ -56,6 +56,7 @@ import {
   type WalkOptions,
 } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
+import { work } from "../work.js";
 import {
   compareCommittedManifest,
   compareCommittedMember,
@@ -667,6 +668,7 @@ async function readCapabilityFile(
     return known.document;
   }
   const format = absolute.endsWith(".toml") ? "toml" : "json";
+  work.filesParsed++;
   const document = SourceDocument.parse(
     absolute,
     relativeFile(options.cwd, absolute),

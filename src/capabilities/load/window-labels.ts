@@ -18,6 +18,7 @@ import path from "node:path";
 import { searchFolders, staysInside } from "./cargo.js";
 import { pathKind } from "../../core/source/read.js";
 import { noteRead } from "../../core/source/read-log.js";
+import { work } from "../work.js";
 
 export interface CodeLabel {
   label: string;
@@ -188,6 +189,7 @@ function sourceFiles(
   const files: string[] = [];
   const visit = (dir: string) => {
     noteRead("folders", dir);
+    work.sourceFoldersRead++;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
