@@ -8144,16 +8144,19 @@ function majoritySpelling(identifiers) {
 function spellManifest(key, manifest, to) {
   const member2 = (name) => name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
   const spellSet = (set) => {
+    if (!set.permissions.some((name) => name.includes("-version")))
+      return set;
     const permissions2 = set.permissions.map(member2);
     return permissions2.some((name, i) => name !== set.permissions[i]) ? { ...set, permissions: permissions2 } : set;
   };
   let changed = false;
-  const permissions = {};
-  for (const [name, permission] of Object.entries(manifest.permissions)) {
-    const spelled = spellName(key, name, to);
-    let def = permission;
-    if (key === BRAND_KEY) {
-      const command = (c) => c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
+  let permissions = manifest.permissions;
+  if (key === BRAND_KEY) {
+    permissions = {};
+    const command = (c) => c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
+    for (const [name, permission] of Object.entries(manifest.permissions)) {
+      const spelled = spellName(key, name, to);
+      let def = permission;
       const allow = permission.commands.allow.map(command);
       const deny = permission.commands.deny.map(command);
       if (spelled !== name || allow.some((c, i) => c !== permission.commands.allow[i]) || deny.some((c, i) => c !== permission.commands.deny[i])) {
@@ -8165,10 +8168,10 @@ function spellManifest(key, manifest, to) {
         if (permission.description !== void 0)
           def.description = permission.description.replace(/\b(host|tauri)_version\b/g, brandCommand(to));
       }
+      if (spelled !== name || def !== permission)
+        changed = true;
+      permissions[spelled] = def;
     }
-    if (spelled !== name || def !== permission)
-      changed = true;
-    permissions[spelled] = def;
   }
   const permissionSets = {};
   for (const [name, set] of Object.entries(manifest.permission_sets)) {

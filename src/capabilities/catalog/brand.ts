@@ -4,7 +4,7 @@
  * (acl-history `brandWord.ids`, host-acl-semantics §8), so the mapping is a fixed list, never a blind
  * text replacement: an app's own `get_tauri_info` command keeps its name.
  */
-import type { Manifest, PermissionDef, PermissionSetDef } from "./types.js";
+import type { Manifest, PermissionSetDef } from "./types.js";
 
 export type Spelling = "host" | "tauri";
 export const SPELLINGS: readonly Spelling[] = ["host", "tauri"];
@@ -108,19 +108,23 @@ export function spellManifest(key: string, manifest: Manifest, to: Spelling): Ma
   const member = (name: string) =>
     name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
   const spellSet = (set: PermissionSetDef): PermissionSetDef => {
+    // Only a brand name changes (`…-host-version`, `…-tauri-version`): most sets hold none.
+    if (!set.permissions.some((name) => name.includes("-version"))) return set;
     const permissions = set.permissions.map(member);
     return permissions.some((name, i) => name !== set.permissions[i])
       ? { ...set, permissions }
       : set;
   };
   let changed = false;
-  const permissions: Record<string, PermissionDef> = {};
-  for (const [name, permission] of Object.entries(manifest.permissions)) {
-    const spelled = spellName(key, name, to);
-    let def = permission;
-    if (key === BRAND_KEY) {
-      const command = (c: string) =>
-        c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
+  // Only core:app's permissions carry the brand word: every other key's stay as they are.
+  let permissions = manifest.permissions;
+  if (key === BRAND_KEY) {
+    permissions = {};
+    const command = (c: string) =>
+      c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
+    for (const [name, permission] of Object.entries(manifest.permissions)) {
+      const spelled = spellName(key, name, to);
+      let def = permission;
       const allow = permission.commands.allow.map(command);
       const deny = permission.commands.deny.map(command);
       if (
@@ -139,9 +143,9 @@ export function spellManifest(key: string, manifest: Manifest, to: Spelling): Ma
             brandCommand(to),
           );
       }
+      if (spelled !== name || def !== permission) changed = true;
+      permissions[spelled] = def;
     }
-    if (spelled !== name || def !== permission) changed = true;
-    permissions[spelled] = def;
   }
   const permissionSets: Record<string, PermissionSetDef> = {};
   for (const [name, set] of Object.entries(manifest.permission_sets)) {
