@@ -117,9 +117,8 @@ describe("a monorepo checked from its root", () => {
     const dir = path.join(work_dir, `monorepo-${copies}`);
     monorepo(dir, sources.length * copies, sources);
     vi.resetModules();
-    const fresh = (await import("../helpers/run.js")) as typeof import("../helpers/run.js");
-    const counters =
-      (await import("../../src/capabilities/work.js")) as typeof import("../../src/capabilities/work.js");
+    const fresh = await import("../helpers/run.js");
+    const counters = await import("../../src/capabilities/work.js");
     const result = await fresh.run(["check", "--format", "compact", "--no-cargo-registry"], dir);
     expect(result.stderr).toBe("");
     return { ...counters.work };

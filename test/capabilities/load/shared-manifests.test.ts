@@ -173,8 +173,7 @@ describe("committed manifests and lock files shared between apps", () => {
       const shared = (await load(dir)).project;
       // A fresh copy of every module: no memo holds anything yet.
       vi.resetModules();
-      const fresh =
-        (await import("../../../src/index.js")) as typeof import("../../../src/index.js");
+      const fresh = await import("../../../src/index.js");
       const alone = await fresh.loadProject({ cwd: dir, app: dir });
       expect(differencesOf(shared)).toEqual(differencesOf(alone));
       expect(shared.manifestDifferences.length).toBeGreaterThan(0);
