@@ -7,11 +7,12 @@ import { isPlainObject } from "../../core/json.js";
 import { entryIsAt } from "../model/capability.js";
 import type {
   EntryProvenance,
-  ModelToJudge,
+  Resolution,
   ResolvedCommand,
   ResolvedModel,
   ScopeLists,
 } from "../engine/index.js";
+import { onlyPlatform, splitAlike, type PlatformSet } from "../engine/platform-set.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../engine/work.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -223,30 +224,132 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
   return grants;
 }
 
-/** An earlier platform model of the same resolution, and whether a plugin's global scope is the same there. */
-/** A platform model judged before this one, as the engine hands it to rules (`Resolution.modelsToJudge`). */
-export type EarlierModel = ModelToJudge["earlier"][number];
-
-/**
- * The dangerous grants of one platform model, leaving out what an earlier model already answered (the
- * rule's per-platform pass): the dangers `skip` names, and a capability's danger whose effective
- * grants an earlier model judged too (the same grants, command by command, and the same global
- * scope: the same finding). Not cached.
- */
-export async function dangerousGrantsExcept(
-  model: ResolvedModel,
-  skip: (danger: Danger) => boolean,
-  earlier: readonly EarlierModel[] = [],
-): Promise<DangerousGrant[]> {
-  patternTools = await loadRemotePatternTools();
-  return findDangers(model, patternTools, skip, earlier);
+/** A dangerous grant with the platforms it holds on and the model it was judged on (that of the first of them). */
+export interface DangerousGrantOn {
+  found: DangerousGrant;
+  on: PlatformSet;
+  model: ResolvedModel;
 }
 
-/** The effective grants each capability's dangers were judged on, per model, for the later models' comparison. */
-const judgedGrants = new WeakMap<
-  ResolvedModel,
-  Map<Capability, Map<Danger, readonly ResolvedCommand[]>>
->();
+/**
+ * The dangerous grants of a resolution on every platform it resolves, in one pass: each capability's
+ * danger is judged once per set of its platforms on which its grants of the danger's commands and
+ * their denials are alike (`Resolution.alikeFor`) and the plugin's global scope lends them the same
+ * broad values, on that set's model, and only that capability's grants are made. A later set whose effective grants and lent scope an earlier
+ * set of the same capability judged gives the same finding and is left out. Not cached.
+ */
+export async function dangerousGrantsOnEveryPlatform(
+  resolution: Resolution,
+): Promise<DangerousGrantOn[]> {
+  const tools = (patternTools = await loadRemotePatternTools());
+  const out: DangerousGrantOn[] = [];
+  const granters = new Set<number>();
+  for (const danger of DANGERS)
+    for (const command of danger.commands)
+      for (const index of resolution.grantersOf(command)) granters.add(index);
+  const platformOf = (bit: number) => resolution.platforms[bit]!;
+  // Platforms whose global scope lends a danger's grants the same (`sameLending`), as a class per bit.
+  const lendingClasses = new Map<Danger, number[]>();
+  const lendingClassesOf = (danger: Danger, keys: readonly string[]) => {
+    let classes = lendingClasses.get(danger);
+    if (!classes) {
+      const representatives: ResolvedModel[] = [];
+      classes = resolution.platforms.map((_, bit) => {
+        const model = resolution.modelFor(onlyPlatform(bit));
+        const same = representatives.findIndex(
+          (before) =>
+            before === model || keys.every((key) => sameLending(before, model, danger, key)),
+        );
+        return same >= 0 ? same : representatives.push(model) - 1;
+      });
+      lendingClasses.set(danger, classes);
+    }
+    return classes;
+  };
+  for (const capabilityIndex of [...granters].sort((a, b) => a - b)) {
+    const { capability } = resolution.capabilities[capabilityIndex]!.resolved;
+    let exposure: Exposure | undefined | null = null;
+    for (const danger of DANGERS) {
+      const keys = danger.broad ? dangerKeys(danger) : [];
+      const judged: Array<{ model: ResolvedModel; effective: readonly ResolvedCommand[] }> = [];
+      const effectiveOn = (on: PlatformSet) => {
+        const model = resolution.modelFor(on);
+        const local = resolution.indexIn(on, capabilityIndex);
+        const effective = danger.commands
+          .filter((command) => !(resolution.deniedOn(command) & on))
+          .flatMap((command) => model.allowsIn(command, local));
+        return { model, local, effective };
+      };
+      const judge = (on: PlatformSet) => {
+        const { model, local, effective } = effectiveOn(on);
+        if (effective.length === 0) return;
+        const judgedBefore = judged.some((before) =>
+          sameJudgement(resolution, danger, keys, before, { model, effective }),
+        );
+        judged.push({ model, effective });
+        if (judgedBefore) return;
+        const found = judgeDanger(model, local, capability, danger, effective);
+        if (!found) return;
+        if (exposure === null) exposure = exposureOf(capability, tools);
+        if (exposure) found.exposure = exposure;
+        out.push({ found, on, model });
+      };
+      for (const granted of resolution.alikeFor(capabilityIndex, danger.commands)) {
+        if (!danger.broad) {
+          judge(granted);
+          continue;
+        }
+        // Alike grants that the global scope lends the same broad values give one finding, unless a
+        // grant's own deny list filters what is lent: then only platforms with the same global scope do.
+        const lending = lendingClassesOf(danger, keys);
+        for (const lent of splitAlike(granted, (bit) => lending[bit]!)) {
+          const ownDeny = effectiveOn(lent).effective.some(
+            (grant) => (grant.scope?.deny.length ?? 0) > 0,
+          );
+          if (!ownDeny) judge(lent);
+          else
+            for (const on of splitBySame(lent, (a, b) =>
+              keys.every((key) => resolution.sameGlobalScope(key, platformOf(a), platformOf(b))),
+            ))
+              judge(on);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** `set` split into the sets of platforms that `same` says alike (an equivalence), in platform order. */
+function splitBySame(set: PlatformSet, same: (a: number, b: number) => boolean): PlatformSet[] {
+  const representatives: number[] = [];
+  return splitAlike(set, (bit) => {
+    const known = representatives.findIndex((before) => same(before, bit));
+    return known >= 0 ? known : representatives.push(bit) - 1;
+  });
+}
+
+/**
+ * Whether a capability's danger judged on two sets of platforms gives one finding: the same effective
+ * grants, and the same lent scope. What the plugin's global scope lends is the same when the scope is,
+ * or when its broad values, their lenders and its deny list (which filters the grants' own values too)
+ * are; a grant's own deny list filters the lent values per grant, and then only the same scope will do.
+ */
+function sameJudgement(
+  resolution: Resolution,
+  danger: Danger,
+  keys: readonly string[],
+  a: { model: ResolvedModel; effective: readonly ResolvedCommand[] },
+  b: { model: ResolvedModel; effective: readonly ResolvedCommand[] },
+): boolean {
+  if (!sameGrants(a.effective, b.effective)) return false;
+  if (!danger.broad) return true;
+  const ownDeny = b.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
+  return keys.every(
+    (key) =>
+      resolution.sameGlobalScope(key, a.model.platform, b.model.platform) ||
+      (!ownDeny && sameLending(a.model, b.model, danger, key)),
+  );
+}
 
 /** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
 function sameGrants(a: readonly ResolvedCommand[], b: readonly ResolvedCommand[]): boolean {
@@ -274,46 +377,11 @@ export function dangerKeys(danger: Danger): string[] {
   ];
 }
 
-function findDangers(
-  model: ResolvedModel,
-  tools: RemotePatternTools,
-  skip?: (danger: Danger) => boolean,
-  earlier: readonly EarlierModel[] = [],
-): DangerousGrant[] {
+function findDangers(model: ResolvedModel, tools: RemotePatternTools): DangerousGrant[] {
   const out: DangerousGrant[] = [];
-  const judgedHere = new Map<Capability, Map<Danger, readonly ResolvedCommand[]>>();
-  judgedGrants.set(model, judgedHere);
-  const globalHits = globalHitCacheOf(model);
-  const sameLent = earlier.map(() => new Map<string, boolean>());
-  const judgedBefore = (
-    capability: Capability,
-    danger: Danger,
-    effective: readonly ResolvedCommand[],
-  ) =>
-    earlier.some((before, i) => {
-      const grants = judgedGrants.get(before.model)?.get(capability)?.get(danger);
-      if (!grants || !sameGrants(grants, effective)) return false;
-      if (!danger.broad) return true;
-      // What the plugin's global scope lends is the same when the scope is, or when its broad values,
-      // their lenders and its deny list (which filters the grants' own values too) are; a grant's own
-      // deny list filters the lent values per grant, and then only the same scope will do.
-      const ownDeny = effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
-      return dangerKeys(danger).every((key) => {
-        const memo = `${danger.id}\u0000${key}\u0000${ownDeny}`;
-        let same = sameLent[i]!.get(memo);
-        if (same === undefined) {
-          same =
-            before.sameGlobalScope(key) ||
-            (!ownDeny && sameLending(before.model, model, danger, key));
-          sameLent[i]!.set(memo, same);
-        }
-        return same;
-      });
-    });
   // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
-  const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
-  for (const danger of asked) {
+  for (const danger of DANGERS) {
     for (const command of danger.commands) {
       // A command's grants come capability by capability: the lists are looked up once per run of them.
       let capabilityIndex = -1;
@@ -342,88 +410,97 @@ function findDangers(
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex]!;
     let exposure: Exposure | undefined | null = null;
-    const judged = new Map<Danger, readonly ResolvedCommand[]>();
-    judgedHere.set(capability, judged);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants) continue;
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0) continue;
-      judged.set(danger, effective);
-      if (earlier.length > 0 && judgedBefore(capability, danger, effective)) continue;
-      let first = effective[0]!;
-      let reach = "";
-      /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
-      let scopeEntry: EntryProvenance | undefined;
-      let commandLine = false;
-      // The grants the broad scope reaches: a command granted without it (a scopeless spawn beside a scoped execute) is not dangerous.
-      const hits = new Set<ResolvedCommand>(danger.broad ? [] : effective);
-      if (danger.broad) {
-        // Hits in the order the host hands them to a command: each grant's own scope, then the
-        // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
-        const matches: Array<Iterable<string>> = [];
-        const lenders: Array<ReadonlySet<string>> = [];
-        let hitGrant: ResolvedCommand | undefined;
-        // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
-        // of them adds below, the others add again. So each such leaf is judged once.
-        const judgedLeaves = new Map<
-          EntryProvenance,
-          { scope: ResolvedCommand["scope"]; key: string; hit: boolean }
-        >();
-        for (const grant of effective) {
-          const before = judgedLeaves.get(grant.provenance);
-          if (before && before.scope === grant.scope && before.key === grant.key) {
-            if (before.hit) hits.add(grant);
-            continue;
-          }
-          const { own, global } = broadScope(model, danger, grant, globalHits);
-          // A shell entry whose program cannot run on any of the capability's platforms grants nothing there.
-          const hit =
-            (own.length > 0 || global.matches.size > 0) &&
-            (danger.id !== "shell" || runsSomewhere(model, grant, capability));
-          if (!before)
-            judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
-          if (!hit) continue;
-          hitGrant ??= grant;
-          hits.add(grant);
-          matches.push(own, global.matches);
-          lenders.push(global.lenders);
-          commandLine ||=
-            global.commandLine ||
-            (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
-          // Only when the grant's own scope is not broad: then the broad value is the other entry's doing.
-          const lending = own.length === 0 ? global.entries.get(capability.identifier) : undefined;
-          if (lending && !samePath(lending.path, grant.provenance.path)) scopeEntry ??= lending;
-        }
-        if (!hitGrant) continue;
-        first = hitGrant;
-        reach = quotedUnion(matches);
-        const lent = quotedUnion(lenders, capability.identifier);
-        if (lent)
-          reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
-      }
-      // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
-      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
-        continue;
-      const reached = effective.filter((g) => hits.has(g));
-      const found: DangerousGrant = {
-        danger,
-        capability,
-        capabilityIndex,
-        grant: first,
-        grants: reached,
-        commands: [...new Set(reached.map((g) => g.command))],
-        at: entryPath(capability, (scopeEntry ?? first.provenance).path),
-        reach,
-        commandLine,
-      };
-      if (scopeEntry) found.scopeEntry = scopeEntry;
+      const found = judgeDanger(model, capabilityIndex, capability, danger, effective);
+      if (!found) continue;
       if (exposure === null) exposure = exposureOf(capability, tools);
       if (exposure) found.exposure = exposure;
       out.push(found);
     }
   }
   return out;
+}
+
+/** One capability's danger on one model, from its effective grants (undefined: nothing dangerous is reached). */
+function judgeDanger(
+  model: ResolvedModel,
+  capabilityIndex: number,
+  capability: Capability,
+  danger: Danger,
+  effective: readonly ResolvedCommand[],
+): DangerousGrant | undefined {
+  const globalHits = globalHitCacheOf(model);
+  let first = effective[0]!;
+  let reach = "";
+  /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
+  let scopeEntry: EntryProvenance | undefined;
+  let commandLine = false;
+  // The grants the broad scope reaches: a command granted without it (a scopeless spawn beside a scoped execute) is not dangerous.
+  const hits = new Set<ResolvedCommand>(danger.broad ? [] : effective);
+  if (danger.broad) {
+    // Hits in the order the host hands them to a command: each grant's own scope, then the
+    // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
+    const matches: Array<Iterable<string>> = [];
+    const lenders: Array<ReadonlySet<string>> = [];
+    let hitGrant: ResolvedCommand | undefined;
+    // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
+    // of them adds below, the others add again. So each such leaf is judged once.
+    const judgedLeaves = new Map<
+      EntryProvenance,
+      { scope: ResolvedCommand["scope"]; key: string; hit: boolean }
+    >();
+    for (const grant of effective) {
+      const before = judgedLeaves.get(grant.provenance);
+      if (before && before.scope === grant.scope && before.key === grant.key) {
+        if (before.hit) hits.add(grant);
+        continue;
+      }
+      const { own, global } = broadScope(model, danger, grant, globalHits);
+      // A shell entry whose program cannot run on any of the capability's platforms grants nothing there.
+      const hit =
+        (own.length > 0 || global.matches.size > 0) &&
+        (danger.id !== "shell" || runsSomewhere(model, grant, capability));
+      if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+      if (!hit) continue;
+      hitGrant ??= grant;
+      hits.add(grant);
+      matches.push(own, global.matches);
+      lenders.push(global.lenders);
+      commandLine ||=
+        global.commandLine ||
+        (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
+      // Only when the grant's own scope is not broad: then the broad value is the other entry's doing.
+      const lending = own.length === 0 ? global.entries.get(capability.identifier) : undefined;
+      if (lending && !samePath(lending.path, grant.provenance.path)) scopeEntry ??= lending;
+    }
+    if (!hitGrant) return undefined;
+    first = hitGrant;
+    reach = quotedUnion(matches);
+    const lent = quotedUnion(lenders, capability.identifier);
+    if (lent)
+      reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
+  }
+  // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
+  if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
+    return undefined;
+  const reached = effective.filter((g) => hits.has(g));
+  const found: DangerousGrant = {
+    danger,
+    capability,
+    capabilityIndex,
+    grant: first,
+    grants: reached,
+    commands: [...new Set(reached.map((g) => g.command))],
+    at: entryPath(capability, (scopeEntry ?? first.provenance).path),
+    reach,
+    commandLine,
+  };
+  if (scopeEntry) found.scopeEntry = scopeEntry;
+  return found;
 }
 
 /** The broad values of a plugin's global scope and the capabilities that set them. */

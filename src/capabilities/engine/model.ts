@@ -197,25 +197,3 @@ export function commandName(key: string, command: string): string {
 export function qualifiedIdentifier(key: string, name: string): string {
   return key === APP_KEY ? name : `${key}:${name}`;
 }
-
-/**
- * Platforms as bits: bit i stands for `platforms[i]` of one resolution. A `platforms` list (of a
- * capability or a permission) becomes the bits of the resolved platforms it names; no list, all of them.
- */
-export function platformMask(
-  listed: readonly string[] | undefined,
-  platforms: readonly string[],
-): number {
-  const all = (1 << platforms.length) - 1;
-  if (listed === undefined) return all;
-  let mask = 0;
-  platforms.forEach((platform, bit) => {
-    if (listed.includes(platform)) mask |= 1 << bit;
-  });
-  return mask;
-}
-
-/** The platforms whose bits `mask` holds, in resolution order. */
-export function platformsOf(mask: number, platforms: readonly string[]): string[] {
-  return platforms.filter((_, bit) => mask & (1 << bit));
-}

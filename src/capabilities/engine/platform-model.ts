@@ -6,6 +6,7 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { Capability } from "../model/types.js";
 import type { Expansion } from "./expand.js";
+import type { PlatformSet } from "./platform-set.js";
 import { work } from "./work.js";
 import type {
   CommandEntries,
@@ -28,7 +29,7 @@ export interface GrantLeaves {
 export interface PlatformSource {
   readonly catalog: Catalog;
   readonly platforms: readonly string[];
-  readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: number }>;
+  readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: PlatformSet }>;
   readonly problems: readonly ResolutionProblem[];
   inactiveOn(bit: number): Capability[];
   globalScopeOn(bit: number): Map<string, GlobalScope>;
@@ -81,6 +82,11 @@ export class ModelCore {
 
   get inactive(): Capability[] {
     return (this.inactiveCache ??= this.resolution.inactiveOn(this.bit));
+  }
+
+  /** Where capability `resolutionIndex` (into the resolution's capabilities) is in `capabilities`; -1 when inactive here. */
+  localIndexOf(resolutionIndex: number): number {
+    return this.localIndex[resolutionIndex] ?? -1;
   }
 
   get globalScope(): Map<string, GlobalScope> {

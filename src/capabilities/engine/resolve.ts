@@ -23,8 +23,6 @@ import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
 import {
   compareCodePoints,
-  platformMask,
-  platformsOf,
   type Context,
   type EntryProvenance,
   type GlobalScope,
@@ -34,6 +32,15 @@ import {
   type ResolvedModel,
   type ScopeLists,
 } from "./model.js";
+import {
+  everyPlatform,
+  firstPlatform,
+  holdsOn,
+  platformNames,
+  platformSetOf,
+  splitAlike,
+  type PlatformSet,
+} from "./platform-set.js";
 import {
   ModelCore,
   PlatformModel,
@@ -88,9 +95,9 @@ export class Resolution implements PlatformSource {
   readonly catalog: Catalog;
   readonly platforms: readonly string[];
   /** Capabilities active on at least one platform, in identifier order, each with its platform bits. */
-  readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: number }>;
-  /** Capabilities in identifier order that are inactive on some platform, with the bits they are active on. */
-  private readonly partlyInactive: Array<{ capability: Capability; on: number }> = [];
+  readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: PlatformSet }>;
+  /** Capabilities in identifier order that are inactive on some platform, with the platforms they are active on. */
+  private readonly partlyInactive: Array<{ capability: Capability; on: PlatformSet }> = [];
   /** Problems of every capability entry, each once, with the platforms it holds on. */
   readonly problems: ResolutionProblem[] = [];
   readonly models: ResolvedModel[];
@@ -106,7 +113,10 @@ export class Resolution implements PlatformSource {
   private readonly entryHolders: Uint8Array[] = [];
   /** Grant indices per expansion: the entries that name one identifier. */
   private readonly grantsOf = new Map<Expansion, number[]>();
-  private readonly leafBits = new Map<Leaf, number>();
+  private readonly leafBits = new Map<Leaf, PlatformSet>();
+  /** Per platform bit, the shared data of its model, and the distinct model that rules judge it on. */
+  private readonly coreOfBit: ModelCore[] = [];
+  private readonly distinctModelOfBit: ResolvedModel[];
   private sites:
     { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
   /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
@@ -126,13 +136,13 @@ export class Resolution implements PlatformSource {
     const ordered = [...input.capabilities].sort((a, b) =>
       compareCodePoints(a.identifier, b.identifier),
     );
-    const all = (1 << platforms.length) - 1;
-    const capabilities: Array<{ resolved: ResolvedCapability; on: number }> = [];
+    const all = everyPlatform(platforms.length);
+    const capabilities: Array<{ resolved: ResolvedCapability; on: PlatformSet }> = [];
     for (const capability of ordered) {
       // A platform config may load the capability on some targets only (its own list of capabilities).
       const on =
-        platformMask(capability.platforms && valuesOf(capability.platforms), platforms) &
-        platformMask(capability.configPlatforms, platforms);
+        platformSetOf(capability.platforms && valuesOf(capability.platforms), platforms) &
+        platformSetOf(capability.configPlatforms, platforms);
       if (on !== all) this.partlyInactive.push({ capability, on });
       if (on === 0) continue;
       const index = capabilities.length;
@@ -153,7 +163,7 @@ export class Resolution implements PlatformSource {
             file: capability.source.file,
             path: entry.path,
             identifier: entry.identifier,
-            platforms: (names ??= platformsOf(on, platforms)),
+            platforms: (names ??= platformNames(on, platforms)),
           });
         }
         let users = this.grantsOf.get(expansion);
@@ -169,15 +179,18 @@ export class Resolution implements PlatformSource {
     // Platforms on which every capability and every granted leaf permission is alike resolve alike:
     // they share one model's data (entries, global scope), and rules need to look at one of them.
     const signatures = platforms.map((_, bit) => this.signatureOf(bit));
-    const cores: ModelCore[] = [];
+    const cores = this.coreOfBit;
     this.models = platforms.map((platform, bit) => {
       const same = signatures.indexOf(signatures[bit]!);
       const core = same < bit ? cores[same]! : new ModelCore(this, bit);
       cores[bit] = core;
       return new PlatformModel(core, platform);
     });
+    this.distinctModelOfBit = platforms.map(
+      (_, bit) => this.models[signatures.indexOf(signatures[bit]!)]!,
+    );
     this.distinctModels = this.models.filter(
-      (_, bit) => signatures.indexOf(signatures[bit]!) === bit,
+      (model, bit) => this.distinctModelOfBit[bit] === model,
     );
   }
 
@@ -235,11 +248,98 @@ export class Resolution implements PlatformSource {
     return signature;
   }
 
+  /** The model a set of platforms is judged on: the distinct model of its first platform. */
+  modelFor(on: PlatformSet): ResolvedModel {
+    return this.distinctModelOfBit[firstPlatform(on)]!;
+  }
+
+  /** Where capability `index` (into `capabilities`) is in the capabilities of `modelFor(on)`; -1 when it is inactive there. */
+  indexIn(on: PlatformSet, index: number): number {
+    return this.coreOfBit[firstPlatform(on)]!.localIndexOf(index);
+  }
+
+  /**
+   * The platforms capability `index` is active on, split into the sets on which its own grants of
+   * `commands` and whether anything denies the commands it grants are alike, in platform order; none
+   * when it grants none of the commands. On each set the capability has the same effective grants of
+   * these commands: a rule judges the set once, on `modelFor(set)`, instead of once per platform model.
+   */
+  alikeFor(index: number, commands: readonly string[]): PlatformSet[] {
+    const { on } = this.capabilities[index]!;
+    const ownLeaves: PlatformSet[] = [];
+    const granted: string[] = [];
+    const [first, end] = this.grantRange(index);
+    for (const command of commands) {
+      const leavesOf = this.allowLeavesOf(command);
+      let grants = false;
+      for (let grant = first; grant < end; grant++) {
+        const leaves = leavesOf.get(this.grantExpansions[grant]!);
+        if (!leaves) continue;
+        grants = true;
+        for (const leaf of leaves) ownLeaves.push(leaf & on);
+      }
+      if (grants) granted.push(command);
+    }
+    if (granted.length === 0) return [];
+    const denials = granted.map((command) => this.deniedOn(command));
+    return splitAlike(on, (bit) => {
+      let key = "";
+      for (const set of ownLeaves) key += holdsOn(set, bit) ? "1" : "0";
+      key += "|";
+      for (const set of denials) key += holdsOn(set, bit) ? "1" : "0";
+      return key;
+    });
+  }
+
+  /** The capabilities (indices into `capabilities`, in order) with an entry whose expansion allows `command` on some platform. */
+  grantersOf(command: string): number[] {
+    const found = new Set<number>();
+    for (const expansion of this.allowLeavesOf(command).keys())
+      for (const grant of this.grantsOf.get(expansion)!) found.add(this.grantCapabilities[grant]!);
+    return [...found].sort((a, b) => a - b);
+  }
+
+  /** The platforms on which something denies `command`: an active capability with a context holds a deny of it there. */
+  deniedOn(command: string): PlatformSet {
+    let set = this.denials.get(command);
+    if (set === undefined) {
+      set = 0;
+      for (const site of this.commandSites().deny.get(command) ?? []) {
+        const leaf = this.leafOn(site.expansion.leaves[site.leaf]!);
+        for (const grant of this.grantsOf.get(site.expansion)!) {
+          const { resolved, on } = this.capabilities[this.grantCapabilities[grant]!]!;
+          if (resolved.contexts.length > 0) set |= on & leaf;
+        }
+      }
+      this.denials.set(command, set);
+    }
+    return set;
+  }
+
+  private readonly denials = new Map<string, PlatformSet>();
+  private readonly allowLeaves = new Map<string, Map<Expansion, PlatformSet[]>>();
+
+  /** The platforms of each leaf that allows `command`, by the expansion it belongs to. */
+  private allowLeavesOf(command: string): Map<Expansion, PlatformSet[]> {
+    let byExpansion = this.allowLeaves.get(command);
+    if (!byExpansion) {
+      byExpansion = new Map();
+      for (const site of this.commandSites().allow.get(command) ?? []) {
+        const set = this.leafOn(site.expansion.leaves[site.leaf]!);
+        const sets = byExpansion.get(site.expansion);
+        if (sets) sets.push(set);
+        else byExpansion.set(site.expansion, [set]);
+      }
+      this.allowLeaves.set(command, byExpansion);
+    }
+    return byExpansion;
+  }
+
   /** The platforms a leaf permission holds on. */
-  leafOn(leaf: Leaf): number {
+  leafOn(leaf: Leaf): PlatformSet {
     let bits = this.leafBits.get(leaf);
     if (bits === undefined)
-      this.leafBits.set(leaf, (bits = platformMask(leaf.permission.platforms, this.platforms)));
+      this.leafBits.set(leaf, (bits = platformSetOf(leaf.permission.platforms, this.platforms)));
     return bits;
   }
 
@@ -372,6 +472,12 @@ export class Resolution implements PlatformSource {
 
   /** Whether the global scope of manifest `key` is the same on two of the resolved platforms. */
   sameGlobalScope(key: string, platformA: string, platformB: string): boolean {
+    const pattern = this.globalPatternOf(key);
+    return pattern === undefined || this.samePlatforms(pattern, platformA, platformB);
+  }
+
+  /** Per platform bit, which of the global scope's distinct contributions hold there; undefined when nothing contributes to it. */
+  private globalPatternOf(key: string): readonly number[] | undefined {
     if (!this.globalPatterns) {
       const masksByKey = new Map<string, Set<number>>();
       for (let grant = 0; grant < this.grantExpansions.length; grant++) {
@@ -389,8 +495,7 @@ export class Resolution implements PlatformSource {
         [...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]),
       );
     }
-    const pattern = this.globalPatterns.get(key);
-    return pattern === undefined || this.samePlatforms(pattern, platformA, platformB);
+    return this.globalPatterns.get(key);
   }
 
   /** Per platform bit, which of the distinct masks hold it: two platforms with equal patterns see the same grants. */

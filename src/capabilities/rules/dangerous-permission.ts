@@ -1,9 +1,7 @@
 import {
   anyCommandLine,
   broadValues,
-  dangerKeys,
-  dangerousGrants,
-  dangerousGrantsExcept,
+  dangerousGrantsOnEveryPlatform,
   SHELLS,
   type DangerousGrant,
 } from "../dangers/index.js";
@@ -36,57 +34,47 @@ export default defineRule({
       'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
   },
   async check(context) {
-    // In a later platform model, a danger whose commands and global scopes an earlier model resolves
-    // alike is skipped, and so is a capability's danger judged on the same grants there (`dangers`).
+    // One pass over every platform: each capability's danger is judged once per set of its platforms
+    // on which it resolves alike (dangerousGrantsOnEveryPlatform), not once per platform model.
     const resolution = await context.resolution();
-    for (const { model, earlier, settled } of resolution.modelsToJudge()) {
-      const founds =
-        earlier.length === 0
-          ? await dangerousGrants(model)
-          : await dangerousGrantsExcept(
-              model,
-              (danger) => settled(danger.commands, dangerKeys(danger)),
-              earlier,
-            );
-      for (const found of founds) {
-        const { danger, grant, scopeEntry, reach } = found;
-        // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
-        const listed =
-          found.commands.length > 3
-            ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more`
-            : found.commands.join(", ");
-        // Where it holds among the capability's platforms, whichever this run checks: the finding is the same one.
-        const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
-        const where = platformWording(model, found, platforms, fsOption(context.project));
-        const said =
-          where.said ??
-          (typeof danger.impact === "string"
-            ? danger.impact
-            : danger.impact(new Set(found.commands)));
-        const impact =
-          (danger.broad && danger.id !== "shell"
-            ? `${said} ${reach}`
-            : said + (reach ? ` (${reach})` : "")) + where.note;
-        // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
-        const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
-        context.report({
-          at: found.capability.source,
-          path: found.at,
-          // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
-          escalate: found.exposure?.kind === "remote",
-          // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
-          messageId: "dangerousGrant",
-          data: {
-            danger: danger.id,
-            permission: grant.provenance.chain[0]!,
-            commandList: listed,
-            scopedBy,
-            where: exposureText(found),
-            impact,
-          },
-          hint: hintFor(found.exposure),
-        });
-      }
+    for (const { found, model } of await dangerousGrantsOnEveryPlatform(resolution)) {
+      const { danger, grant, scopeEntry, reach } = found;
+      // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
+      const listed =
+        found.commands.length > 3
+          ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more`
+          : found.commands.join(", ");
+      // Where it holds among the capability's platforms, whichever this run checks: the finding is the same one.
+      const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
+      const where = platformWording(model, found, platforms, fsOption(context.project));
+      const said =
+        where.said ??
+        (typeof danger.impact === "string"
+          ? danger.impact
+          : danger.impact(new Set(found.commands)));
+      const impact =
+        (danger.broad && danger.id !== "shell"
+          ? `${said} ${reach}`
+          : said + (reach ? ` (${reach})` : "")) + where.note;
+      // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
+      const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
+      context.report({
+        at: found.capability.source,
+        path: found.at,
+        // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
+        escalate: found.exposure?.kind === "remote",
+        // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
+        messageId: "dangerousGrant",
+        data: {
+          danger: danger.id,
+          permission: grant.provenance.chain[0]!,
+          commandList: listed,
+          scopedBy,
+          where: exposureText(found),
+          impact,
+        },
+        hint: hintFor(found.exposure),
+      });
     }
   },
 });

@@ -1,0 +1,135 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resolveAll } from "../../../src/capabilities/engine/index.js";
+import {
+  firstPlatform,
+  platformNames,
+  platformSetOf,
+  splitAlike,
+} from "../../../src/capabilities/engine/platform-set.js";
+import { resetWork, work } from "../../../src/capabilities/engine/work.js";
+import { TARGETS } from "../../../src/capabilities/model/types.js";
+import { run } from "../../helpers/run.js";
+import { capability, catalogOf, manifest } from "./helpers.js";
+
+describe("platform sets", () => {
+  it("are bits of the resolved platforms, split into the platforms whose keys are alike", () => {
+    const desktop = platformSetOf(["linux", "macOS", "windows"], TARGETS);
+    expect(desktop).toBe(0b00111);
+    expect(platformSetOf(undefined, TARGETS)).toBe(0b11111);
+    expect(platformNames(0b10010, TARGETS)).toEqual(["macOS", "iOS"]);
+    expect(firstPlatform(0b11000)).toBe(3);
+    // linux and android alike, macOS alone, windows and iOS alike: in the order of each set's first platform.
+    expect(splitAlike(0b11111, (bit) => ["a", "b", "c", "a", "c"][bit]!)).toEqual([
+      0b01001, 0b00010, 0b10100,
+    ]);
+    expect(splitAlike(0, () => "a")).toEqual([]);
+  });
+});
+
+describe("a capability's grants over every platform at once", () => {
+  const catalog = catalogOf({
+    os: manifest({
+      permissions: {
+        "allow-apt": { allow: ["apt"], platforms: ["linux"] },
+        "allow-any": { allow: ["any"] },
+        "deny-any": { deny: ["any"] },
+      },
+      sets: { tools: ["allow-apt", "allow-any"] },
+    }),
+  });
+  const all = resolveAll({
+    capabilities: [
+      capability({ identifier: "everywhere", windows: ["main"], permissions: ["os:tools"] }),
+      capability({
+        identifier: "mobile",
+        windows: ["other"],
+        platforms: ["android", "iOS"],
+        permissions: ["os:deny-any"],
+      }),
+      capability({ identifier: "unrelated", windows: ["main"], permissions: [] }),
+    ],
+    catalog,
+    platforms: TARGETS,
+  });
+
+  it("splits its platforms where its own grants or their denials differ, and judges each set on its first platform's model", () => {
+    // apt holds on linux only; any is denied on android and iOS: three sets for the two commands.
+    expect(all.alikeFor(0, ["plugin:os|apt", "plugin:os|any"])).toEqual([
+      0b00001, 0b00110, 0b11000,
+    ]);
+    // One command alone: any is alike on the desktop platforms.
+    expect(all.alikeFor(0, ["plugin:os|any"])).toEqual([0b00111, 0b11000]);
+    // A capability that grants none of them has nothing to judge.
+    expect(all.alikeFor(2, ["plugin:os|any"])).toEqual([]);
+    expect(all.deniedOn("plugin:os|any")).toBe(0b11000);
+    expect(all.deniedOn("plugin:os|apt")).toBe(0);
+    expect(all.grantersOf("plugin:os|any")).toEqual([0]);
+    const model = all.modelFor(0b00110);
+    expect(model.platform).toBe("macOS");
+    expect(model.capabilities[all.indexIn(0b00110, 1)]).toBeUndefined();
+    expect(model.allowsIn("plugin:os|any", all.indexIn(0b00110, 0)).length).toBe(1);
+  });
+});
+
+const work_dir = mkdtempSync(path.join(tmpdir(), "caplint-platform-sets-"));
+afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
+
+describe("dangerous-permission over platform sets", () => {
+  /**
+   * `count` capabilities for every platform, each granting a broad fs write, beside one macOS-only
+   * capability whose fs scope makes macOS resolve unlike the others (a global scope that lends nothing
+   * broad). One model per platform list judged every capability again on macOS; platform sets judge
+   * each capability once, so all five platforms make no more entries than linux alone.
+   */
+  function app(count: number): string {
+    const dir = path.join(work_dir, `app-${count}`);
+    const capabilities = path.join(dir, "src-tauri", "capabilities");
+    mkdirSync(capabilities, { recursive: true });
+    writeFileSync(
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+      JSON.stringify({ identifier: "test.sets", app: { windows: [{ label: "main" }] } }),
+    );
+    for (let i = 0; i < count; i++)
+      writeFileSync(
+        path.join(capabilities, `c${i}.json`),
+        JSON.stringify({
+          identifier: `c${i}`,
+          windows: ["main"],
+          permissions: [{ identifier: "fs:allow-write-file", allow: [{ path: "$HOME/**" }] }],
+        }),
+      );
+    writeFileSync(
+      path.join(capabilities, "mac.json"),
+      JSON.stringify({
+        identifier: "mac",
+        windows: ["main"],
+        platforms: ["macOS"],
+        permissions: [{ identifier: "fs:scope", allow: [{ path: "$APPDATA/notes" }] }],
+      }),
+    );
+    return dir;
+  }
+
+  async function counted(argv: string[]): Promise<{ entries: number; findings: number }> {
+    resetWork();
+    const result = await run(
+      ["check", "--app", app(20), "--format", "json", "--only", "dangerous-permission", ...argv],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const findings = (JSON.parse(result.stdout) as { diagnostics: unknown[] }).diagnostics.length;
+    return { entries: work.resolvedEntries, findings };
+  }
+
+  it("makes each capability's entries once, however many platform models differ", async () => {
+    const every = await counted([]);
+    const linux = await counted(["--platform", "linux"]);
+    expect(every.findings).toBe(20);
+    expect(linux.findings).toBe(20);
+    expect(linux.entries).toBeGreaterThan(0);
+    expect(every.entries).toBe(linux.entries);
+  });
+});
