@@ -12,7 +12,12 @@ import type {
   ResolvedModel,
   ScopeLists,
 } from "../engine/index.js";
-import { onlyPlatform, splitAlike, type PlatformSet } from "../engine/platform-set.js";
+import {
+  firstPlatform,
+  onlyPlatform,
+  splitAlike,
+  type PlatformSet,
+} from "../engine/platform-set.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../engine/work.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -248,23 +253,24 @@ export async function dangerousGrantsOnEveryPlatform(
     for (const command of danger.commands)
       for (const index of resolution.grantersOf(command)) granters.add(index);
   const platformOf = (bit: number) => resolution.platforms[bit]!;
-  // Platforms whose global scope lends a danger's grants the same (`sameLending`), as a class per bit.
-  const lendingClasses = new Map<Danger, number[]>();
-  const lendingClassesOf = (danger: Danger, keys: readonly string[]) => {
-    let classes = lendingClasses.get(danger);
-    if (!classes) {
-      const representatives: ResolvedModel[] = [];
-      classes = resolution.platforms.map((_, bit) => {
-        const model = resolution.modelFor(onlyPlatform(bit));
-        const same = representatives.findIndex(
-          (before) =>
-            before === model || keys.every((key) => sameLending(before, model, danger, key)),
-        );
-        return same >= 0 ? same : representatives.push(model) - 1;
-      });
-      lendingClasses.set(danger, classes);
+  const sameScope = (keys: readonly string[], a: number, b: number) =>
+    keys.every((key) => resolution.sameGlobalScope(key, platformOf(a), platformOf(b)));
+  // Whether two platforms' global scopes lend a danger's grants the same (`sameLending`), asked only
+  // for platforms whose grants are alike and whose global scopes differ, and answered once per pair.
+  const lendingAnswers = new Map<string, boolean>();
+  const sameLent = (danger: Danger, keys: readonly string[], a: number, b: number) => {
+    if (sameScope(keys, a, b)) return true;
+    const memo = `${danger.id}\u0000${a}\u0000${b}`;
+    let same = lendingAnswers.get(memo);
+    if (same === undefined) {
+      const [modelA, modelB] = [
+        resolution.modelFor(onlyPlatform(a)),
+        resolution.modelFor(onlyPlatform(b)),
+      ];
+      same = keys.every((key) => sameLending(modelA, modelB, danger, key));
+      lendingAnswers.set(memo, same);
     }
-    return classes;
+    return same;
   };
   for (const capabilityIndex of [...granters].sort((a, b) => a - b)) {
     const { capability } = resolution.capabilities[capabilityIndex]!.resolved;
@@ -280,8 +286,8 @@ export async function dangerousGrantsOnEveryPlatform(
           .flatMap((command) => model.allowsIn(command, local));
         return { model, local, effective };
       };
-      const judge = (on: PlatformSet) => {
-        const { model, local, effective } = effectiveOn(on);
+      const judge = (on: PlatformSet, known = effectiveOn(on)) => {
+        const { model, local, effective } = known;
         if (effective.length === 0) return;
         const judgedBefore = judged.some((before) =>
           sameJudgement(resolution, danger, keys, before, { model, effective }),
@@ -301,17 +307,13 @@ export async function dangerousGrantsOnEveryPlatform(
         }
         // Alike grants that the global scope lends the same broad values give one finding, unless a
         // grant's own deny list filters what is lent: then only platforms with the same global scope do.
-        const lending = lendingClassesOf(danger, keys);
-        for (const lent of splitAlike(granted, (bit) => lending[bit]!)) {
-          const ownDeny = effectiveOn(lent).effective.some(
-            (grant) => (grant.scope?.deny.length ?? 0) > 0,
-          );
-          if (!ownDeny) judge(lent);
+        for (const lent of splitBySame(granted, (a, b) => sameLent(danger, keys, a, b))) {
+          const known = effectiveOn(lent);
+          if (!known.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0))
+            judge(lent, known);
           else
-            for (const on of splitBySame(lent, (a, b) =>
-              keys.every((key) => resolution.sameGlobalScope(key, platformOf(a), platformOf(b))),
-            ))
-              judge(on);
+            for (const on of splitBySame(lent, (a, b) => sameScope(keys, a, b)))
+              judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
         }
       }
     }
