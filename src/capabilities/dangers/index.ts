@@ -575,20 +575,70 @@ function broadScope(
   return { own, global: globalHitsOf(model, danger, grant.key, cache, ownDenied) };
 }
 
-/** The plugin's global deny list grows with the app: made canonical once per plugin, not per grant. */
+/**
+ * The plugin's global deny list grows with the app: made once per plugin and model, not per grant,
+ * from each contribution's values made canonical once (`canonicalDenies`), not once per model.
+ */
 function globalDenyOf(
   model: ResolvedModel,
   key: string,
   cache: GlobalHitCache,
 ): ReadonlySet<string> {
   let denied = cache.deniedByKey.get(key);
-  if (!denied)
-    cache.deniedByKey.set(
-      key,
-      (denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical))),
-    );
+  if (!denied) {
+    const made = new Set<string>();
+    for (const contribution of model.globalScope.get(key)?.contributions ?? [])
+      for (const value of canonicalDenies(contribution.scope)) made.add(value);
+    cache.deniedByKey.set(key, (denied = made));
+  }
   return denied;
 }
+
+/** A scope's deny values made canonical; one scope object serves every platform model that has its entry. */
+function canonicalDenies(scope: ScopeLists): readonly string[] {
+  if (scope.deny.length === 0) return NO_HITS;
+  let denies = deniesOfScope.get(scope);
+  if (!denies) deniesOfScope.set(scope, (denies = scope.deny.map(canonical)));
+  return denies;
+}
+
+const deniesOfScope = new WeakMap<ScopeLists, readonly string[]>();
+
+/** A broad value of a scope: what it matches, its canonical JSON (to test denials) and whether it runs any command line. */
+interface ScopeHit {
+  hit: string;
+  key: string;
+  commandLine: boolean;
+}
+
+/**
+ * The broad values of a global scope contribution for a danger, judged once per scope object: the
+ * platform models that share the contribution (every model but those its capability or permission is
+ * not on) share the judgement, and each model only filters it by its own deny list.
+ */
+function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
+  let byScope = hitsOfScope.get(danger);
+  if (!byScope) hitsOfScope.set(danger, (byScope = new WeakMap()));
+  let hits = byScope.get(scope);
+  if (!hits) {
+    const broad = danger.broad!;
+    const made: ScopeHit[] = [];
+    for (const value of scope.allow) {
+      work.scopeValues++;
+      const hit = broad(value);
+      if (hit === undefined) continue;
+      made.push({
+        hit,
+        key: canonical(value),
+        commandLine: danger.id === "shell" && anyCommandLine(value),
+      });
+    }
+    byScope.set(scope, (hits = made));
+  }
+  return hits;
+}
+
+const hitsOfScope = new WeakMap<Danger, WeakMap<ScopeLists, readonly ScopeHit[]>>();
 
 function notDenied(
   value: unknown,
@@ -612,19 +662,19 @@ function globalHitsOf(
   if (!byKey) cache.hits.set(danger, (byKey = new Map<string, GlobalHits>()));
   const known = ownDenied ? undefined : byKey.get(key);
   if (known) return known;
-  const broad = danger.broad!;
   const globalDenied = globalDenyOf(model, key, cache);
   const matches = new Set<string>();
   const lenders = new Set<string>();
   const entries = new Map<string, EntryProvenance>();
   let commandLine = false;
   for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
-    for (const value of contribution.scope.allow) {
-      work.scopeValues++;
-      const hit = broad(value);
-      if (hit === undefined || !notDenied(value, globalDenied, ownDenied)) continue;
+    for (const { hit, key: valueKey, commandLine: anyLine } of scopeHitsOf(
+      danger,
+      contribution.scope,
+    )) {
+      if (globalDenied.has(valueKey) || ownDenied?.has(valueKey)) continue;
       matches.add(hit);
-      commandLine ||= danger.id === "shell" && anyCommandLine(value);
+      commandLine ||= anyLine;
       if (contribution.provenance.capability !== undefined) {
         lenders.add(contribution.provenance.capability);
         if (!entries.has(contribution.provenance.capability))
