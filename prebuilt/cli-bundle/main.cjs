@@ -6916,6 +6916,54 @@ var init_broad_remote = __esm({
   }
 });
 
+// dist/capabilities/engine/platform-set.js
+function everyPlatform(count) {
+  return (1 << count) - 1;
+}
+function onlyPlatform(bit) {
+  return 1 << bit;
+}
+function holdsOn(set, bit) {
+  return (set & 1 << bit) !== 0;
+}
+function firstPlatform(set) {
+  return 31 - Math.clz32(set & -set);
+}
+function platformSetOf(listed2, platforms) {
+  if (listed2 === void 0)
+    return everyPlatform(platforms.length);
+  let set = 0;
+  platforms.forEach((platform, bit) => {
+    if (listed2.includes(platform))
+      set |= onlyPlatform(bit);
+  });
+  return set;
+}
+function platformNames(set, platforms) {
+  return platforms.filter((_2, bit) => holdsOn(set, bit));
+}
+function splitAlike(within, keyOf) {
+  const sets = [];
+  const keys = [];
+  for (let rest = within; rest !== 0; rest &= rest - 1) {
+    const bit = firstPlatform(rest);
+    const key = keyOf(bit);
+    const known = keys.indexOf(key);
+    if (known >= 0)
+      sets[known] |= onlyPlatform(bit);
+    else {
+      keys.push(key);
+      sets.push(onlyPlatform(bit));
+    }
+  }
+  return sets;
+}
+var init_platform_set = __esm({
+  "dist/capabilities/engine/platform-set.js"() {
+    "use strict";
+  }
+});
+
 // dist/capabilities/catalog/types.js
 var APP_KEY;
 var init_types2 = __esm({
@@ -6947,20 +6995,6 @@ function commandName(key, command) {
 }
 function qualifiedIdentifier(key, name) {
   return key === APP_KEY ? name : `${key}:${name}`;
-}
-function platformMask(listed2, platforms) {
-  const all = (1 << platforms.length) - 1;
-  if (listed2 === void 0)
-    return all;
-  let mask = 0;
-  platforms.forEach((platform, bit) => {
-    if (listed2.includes(platform))
-      mask |= 1 << bit;
-  });
-  return mask;
-}
-function platformsOf(mask, platforms) {
-  return platforms.filter((_2, bit) => mask & 1 << bit);
 }
 var init_model = __esm({
   "dist/capabilities/engine/model.js"() {
@@ -7513,9 +7547,93 @@ function dangerousGrants(model) {
   }
   return grants;
 }
-async function dangerousGrantsExcept(model, skip, earlier = []) {
-  patternTools = await loadRemotePatternTools();
-  return findDangers(model, patternTools, skip, earlier);
+async function dangerousGrantsOnEveryPlatform(resolution) {
+  const tools2 = patternTools = await loadRemotePatternTools();
+  const out = [];
+  const granters = /* @__PURE__ */ new Set();
+  for (const danger of DANGERS)
+    for (const command of danger.commands)
+      for (const index of resolution.grantersOf(command))
+        granters.add(index);
+  const platformOf = (bit) => resolution.platforms[bit];
+  const sameScope = (keys, a2, b2) => keys.every((key) => resolution.sameGlobalScope(key, platformOf(a2), platformOf(b2)));
+  const lendingAnswers = /* @__PURE__ */ new Map();
+  const sameLent = (danger, keys, a2, b2) => {
+    if (sameScope(keys, a2, b2))
+      return true;
+    const memo = `${danger.id}\0${a2}\0${b2}`;
+    let same = lendingAnswers.get(memo);
+    if (same === void 0) {
+      const [modelA, modelB] = [
+        resolution.modelFor(onlyPlatform(a2)),
+        resolution.modelFor(onlyPlatform(b2))
+      ];
+      same = keys.every((key) => sameLending(modelA, modelB, danger, key));
+      lendingAnswers.set(memo, same);
+    }
+    return same;
+  };
+  for (const capabilityIndex of [...granters].sort((a2, b2) => a2 - b2)) {
+    const { capability } = resolution.capabilities[capabilityIndex].resolved;
+    let exposure = null;
+    for (const danger of DANGERS) {
+      const keys = danger.broad ? dangerKeys(danger) : [];
+      const judged3 = [];
+      const effectiveOn = (on) => {
+        const model = resolution.modelFor(on);
+        const local = resolution.indexIn(on, capabilityIndex);
+        const effective = danger.commands.filter((command) => !(resolution.deniedOn(command) & on)).flatMap((command) => model.allowsIn(command, local));
+        return { model, local, effective };
+      };
+      const judge = (on, known = effectiveOn(on)) => {
+        const { model, local, effective } = known;
+        if (effective.length === 0)
+          return;
+        const judgedBefore = judged3.some((before) => sameJudgement(resolution, danger, keys, before, { model, effective }));
+        judged3.push({ model, effective });
+        if (judgedBefore)
+          return;
+        const found = judgeDanger(model, local, capability, danger, effective);
+        if (!found)
+          return;
+        if (exposure === null)
+          exposure = exposureOf(capability, tools2);
+        if (exposure)
+          found.exposure = exposure;
+        out.push({ found, on, model });
+      };
+      for (const granted of resolution.alikeFor(capabilityIndex, danger.commands)) {
+        if (!danger.broad) {
+          judge(granted);
+          continue;
+        }
+        for (const lent of splitBySame(granted, (a2, b2) => sameLent(danger, keys, a2, b2))) {
+          const known = effectiveOn(lent);
+          if (!known.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0))
+            judge(lent, known);
+          else
+            for (const on of splitBySame(lent, (a2, b2) => sameScope(keys, a2, b2)))
+              judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
+        }
+      }
+    }
+  }
+  return out;
+}
+function splitBySame(set, same) {
+  const representatives = [];
+  return splitAlike(set, (bit) => {
+    const known = representatives.findIndex((before) => same(before, bit));
+    return known >= 0 ? known : representatives.push(bit) - 1;
+  });
+}
+function sameJudgement(resolution, danger, keys, a2, b2) {
+  if (!sameGrants(a2.effective, b2.effective))
+    return false;
+  if (!danger.broad)
+    return true;
+  const ownDeny = b2.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
+  return keys.every((key) => resolution.sameGlobalScope(key, a2.model.platform, b2.model.platform) || !ownDeny && sameLending(a2.model, b2.model, danger, key));
 }
 function sameGrants(a2, b2) {
   if (a2.length !== b2.length)
@@ -7533,32 +7651,10 @@ function dangerKeys(danger) {
     ...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))
   ];
 }
-function findDangers(model, tools2, skip, earlier = []) {
+function findDangers(model, tools2) {
   const out = [];
-  const judgedHere = /* @__PURE__ */ new Map();
-  judgedGrants.set(model, judgedHere);
-  const globalHits = globalHitCacheOf(model);
-  const sameLent = earlier.map(() => /* @__PURE__ */ new Map());
-  const judgedBefore = (capability, danger, effective) => earlier.some((before, i) => {
-    const grants = judgedGrants.get(before.model)?.get(capability)?.get(danger);
-    if (!grants || !sameGrants(grants, effective))
-      return false;
-    if (!danger.broad)
-      return true;
-    const ownDeny = effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
-    return dangerKeys(danger).every((key) => {
-      const memo = `${danger.id}\0${key}\0${ownDeny}`;
-      let same = sameLent[i].get(memo);
-      if (same === void 0) {
-        same = before.sameGlobalScope(key) || !ownDeny && sameLending(before.model, model, danger, key);
-        sameLent[i].set(memo, same);
-      }
-      return same;
-    });
-  });
   const byCapability = /* @__PURE__ */ new Map();
-  const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
-  for (const danger of asked) {
+  for (const danger of DANGERS) {
     for (const command of danger.commands) {
       let capabilityIndex = -1;
       let grants = [];
@@ -7588,8 +7684,6 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged3 = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -7597,65 +7691,9 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged3.set(danger, effective);
-      if (earlier.length > 0 && judgedBefore(capability, danger, effective))
+      const found = judgeDanger(model, capabilityIndex, capability, danger, effective);
+      if (!found)
         continue;
-      let first = effective[0];
-      let reach = "";
-      let scopeEntry;
-      let commandLine = false;
-      const hits = new Set(danger.broad ? [] : effective);
-      if (danger.broad) {
-        const matches = [];
-        const lenders = [];
-        let hitGrant;
-        const judgedLeaves = /* @__PURE__ */ new Map();
-        for (const grant of effective) {
-          const before = judgedLeaves.get(grant.provenance);
-          if (before && before.scope === grant.scope && before.key === grant.key) {
-            if (before.hit)
-              hits.add(grant);
-            continue;
-          }
-          const { own: own3, global } = broadScope(model, danger, grant, globalHits);
-          const hit = (own3.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
-          if (!before)
-            judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
-          if (!hit)
-            continue;
-          hitGrant ??= grant;
-          hits.add(grant);
-          matches.push(own3, global.matches);
-          lenders.push(global.lenders);
-          commandLine ||= global.commandLine || danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine);
-          const lending = own3.length === 0 ? global.entries.get(capability.identifier) : void 0;
-          if (lending && !samePath(lending.path, grant.provenance.path))
-            scopeEntry ??= lending;
-        }
-        if (!hitGrant)
-          continue;
-        first = hitGrant;
-        reach = quotedUnion(matches);
-        const lent = quotedUnion(lenders, capability.identifier);
-        if (lent)
-          reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
-      }
-      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
-        continue;
-      const reached = effective.filter((g) => hits.has(g));
-      const found = {
-        danger,
-        capability,
-        capabilityIndex,
-        grant: first,
-        grants: reached,
-        commands: [...new Set(reached.map((g) => g.command))],
-        at: entryPath(capability, (scopeEntry ?? first.provenance).path),
-        reach,
-        commandLine
-      };
-      if (scopeEntry)
-        found.scopeEntry = scopeEntry;
       if (exposure === null)
         exposure = exposureOf(capability, tools2);
       if (exposure)
@@ -7664,6 +7702,66 @@ function findDangers(model, tools2, skip, earlier = []) {
     }
   }
   return out;
+}
+function judgeDanger(model, capabilityIndex, capability, danger, effective) {
+  const globalHits = globalHitCacheOf(model);
+  let first = effective[0];
+  let reach = "";
+  let scopeEntry;
+  let commandLine = false;
+  const hits = new Set(danger.broad ? [] : effective);
+  if (danger.broad) {
+    const matches = [];
+    const lenders = [];
+    let hitGrant;
+    const judgedLeaves = /* @__PURE__ */ new Map();
+    for (const grant of effective) {
+      const before = judgedLeaves.get(grant.provenance);
+      if (before && before.scope === grant.scope && before.key === grant.key) {
+        if (before.hit)
+          hits.add(grant);
+        continue;
+      }
+      const { own: own3, global } = broadScope(model, danger, grant, globalHits);
+      const hit = (own3.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
+      if (!before)
+        judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+      if (!hit)
+        continue;
+      hitGrant ??= grant;
+      hits.add(grant);
+      matches.push(own3, global.matches);
+      lenders.push(global.lenders);
+      commandLine ||= global.commandLine || danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine);
+      const lending = own3.length === 0 ? global.entries.get(capability.identifier) : void 0;
+      if (lending && !samePath(lending.path, grant.provenance.path))
+        scopeEntry ??= lending;
+    }
+    if (!hitGrant)
+      return void 0;
+    first = hitGrant;
+    reach = quotedUnion(matches);
+    const lent = quotedUnion(lenders, capability.identifier);
+    if (lent)
+      reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
+  }
+  if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
+    return void 0;
+  const reached = effective.filter((g) => hits.has(g));
+  const found = {
+    danger,
+    capability,
+    capabilityIndex,
+    grant: first,
+    grants: reached,
+    commands: [...new Set(reached.map((g) => g.command))],
+    at: entryPath(capability, (scopeEntry ?? first.provenance).path),
+    reach,
+    commandLine
+  };
+  if (scopeEntry)
+    found.scopeEntry = scopeEntry;
+  return found;
 }
 function globalHitCacheOf(model) {
   let cache2 = globalHitCaches.get(model);
@@ -7699,9 +7797,45 @@ function broadScope(model, danger, grant, cache2) {
 }
 function globalDenyOf(model, key, cache2) {
   let denied = cache2.deniedByKey.get(key);
-  if (!denied)
-    cache2.deniedByKey.set(key, denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical)));
+  if (!denied) {
+    const made = /* @__PURE__ */ new Set();
+    for (const contribution of model.globalScope.get(key)?.contributions ?? [])
+      for (const value of canonicalDenies(contribution.scope))
+        made.add(value);
+    cache2.deniedByKey.set(key, denied = made);
+  }
   return denied;
+}
+function canonicalDenies(scope) {
+  if (scope.deny.length === 0)
+    return NO_HITS;
+  let denies = deniesOfScope.get(scope);
+  if (!denies)
+    deniesOfScope.set(scope, denies = scope.deny.map(canonical));
+  return denies;
+}
+function scopeHitsOf(danger, scope) {
+  let byScope = hitsOfScope.get(danger);
+  if (!byScope)
+    hitsOfScope.set(danger, byScope = /* @__PURE__ */ new WeakMap());
+  let hits = byScope.get(scope);
+  if (!hits) {
+    const broad = danger.broad;
+    const made = [];
+    for (const value of scope.allow) {
+      work.scopeValues++;
+      const hit = broad(value);
+      if (hit === void 0)
+        continue;
+      made.push({
+        hit,
+        key: canonical(value),
+        commandLine: danger.id === "shell" && anyCommandLine(value)
+      });
+    }
+    byScope.set(scope, hits = made);
+  }
+  return hits;
 }
 function notDenied(value, globalDenied, ownDenied) {
   if (globalDenied.size === 0 && !ownDenied)
@@ -7716,20 +7850,17 @@ function globalHitsOf(model, danger, key, cache2, ownDenied) {
   const known = ownDenied ? void 0 : byKey.get(key);
   if (known)
     return known;
-  const broad = danger.broad;
   const globalDenied = globalDenyOf(model, key, cache2);
   const matches = /* @__PURE__ */ new Set();
   const lenders = /* @__PURE__ */ new Set();
   const entries = /* @__PURE__ */ new Map();
   let commandLine = false;
   for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
-    for (const value of contribution.scope.allow) {
-      work.scopeValues++;
-      const hit = broad(value);
-      if (hit === void 0 || !notDenied(value, globalDenied, ownDenied))
+    for (const { hit, key: valueKey, commandLine: anyLine } of scopeHitsOf(danger, contribution.scope)) {
+      if (globalDenied.has(valueKey) || ownDenied?.has(valueKey))
         continue;
       matches.add(hit);
-      commandLine ||= danger.id === "shell" && anyCommandLine(value);
+      commandLine ||= anyLine;
       if (contribution.provenance.capability !== void 0) {
         lenders.add(contribution.provenance.capability);
         if (!entries.has(contribution.provenance.capability))
@@ -7861,13 +7992,14 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, globalHitCaches, NO_HITS, deniesOfScope, hitsOfScope, MAX_VALUES, globalBroad, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
     init_location();
     init_json();
     init_capability();
+    init_platform_set();
     init_normalize();
     init_work2();
     init_glob();
@@ -7961,9 +8093,10 @@ var init_dangers = __esm({
       }
     ];
     computed = /* @__PURE__ */ new WeakMap();
-    judgedGrants = /* @__PURE__ */ new WeakMap();
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
+    deniesOfScope = /* @__PURE__ */ new WeakMap();
+    hitsOfScope = /* @__PURE__ */ new WeakMap();
     MAX_VALUES = 256;
     globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
@@ -8053,34 +8186,31 @@ var init_dangerous_permission = __esm({
       },
       async check(context) {
         const resolution = await context.resolution();
-        for (const { model, earlier, settled } of resolution.modelsToJudge()) {
-          const founds = earlier.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, (danger) => settled(danger.commands, dangerKeys(danger)), earlier);
-          for (const found of founds) {
-            const { danger, grant, scopeEntry, reach } = found;
-            const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-            const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
-            const where3 = platformWording(model, found, platforms, fsOption(context.project));
-            const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
-            const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
-            const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
-            context.report({
-              at: found.capability.source,
-              path: found.at,
-              // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
-              escalate: found.exposure?.kind === "remote",
-              // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
-              messageId: "dangerousGrant",
-              data: {
-                danger: danger.id,
-                permission: grant.provenance.chain[0],
-                commandList: listed2,
-                scopedBy,
-                where: exposureText(found),
-                impact
-              },
-              hint: hintFor(found.exposure)
-            });
-          }
+        for (const { found, model } of await dangerousGrantsOnEveryPlatform(resolution)) {
+          const { danger, grant, scopeEntry, reach } = found;
+          const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
+          const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
+          const where3 = platformWording(model, found, platforms, fsOption(context.project));
+          const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
+          const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
+          const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
+          context.report({
+            at: found.capability.source,
+            path: found.at,
+            // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
+            escalate: found.exposure?.kind === "remote",
+            // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
+            messageId: "dangerousGrant",
+            data: {
+              danger: danger.id,
+              permission: grant.provenance.chain[0],
+              commandList: listed2,
+              scopedBy,
+              where: exposureText(found),
+              impact
+            },
+            hint: hintFor(found.exposure)
+          });
         }
       }
     });
@@ -9360,6 +9490,10 @@ var init_platform_model = __esm({
       get inactive() {
         return this.inactiveCache ??= this.resolution.inactiveOn(this.bit);
       }
+      /** Where capability `resolutionIndex` (into the resolution's capabilities) is in `capabilities`; -1 when inactive here. */
+      localIndexOf(resolutionIndex) {
+        return this.localIndex[resolutionIndex] ?? -1;
+      }
       get globalScope() {
         return this.globalCache ??= this.resolution.globalScopeOn(this.bit);
       }
@@ -9621,13 +9755,14 @@ var init_resolve = __esm({
     init_glob();
     init_origin();
     init_model();
+    init_platform_set();
     init_platform_model();
     Resolution = class {
       catalog;
       platforms;
       /** Capabilities active on at least one platform, in identifier order, each with its platform bits. */
       capabilities;
-      /** Capabilities in identifier order that are inactive on some platform, with the bits they are active on. */
+      /** Capabilities in identifier order that are inactive on some platform, with the platforms they are active on. */
       partlyInactive = [];
       /** Problems of every capability entry, each once, with the platforms it holds on. */
       problems = [];
@@ -9645,6 +9780,9 @@ var init_resolve = __esm({
       /** Grant indices per expansion: the entries that name one identifier. */
       grantsOf = /* @__PURE__ */ new Map();
       leafBits = /* @__PURE__ */ new Map();
+      /** Per platform bit, the shared data of its model, and the distinct model that rules judge it on. */
+      coreOfBit = [];
+      distinctModelOfBit;
       sites;
       /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
       shared = /* @__PURE__ */ new Map();
@@ -9657,10 +9795,10 @@ var init_resolve = __esm({
         this.platforms = platforms;
         const expander = expanderFor(catalog);
         const ordered = [...input.capabilities].sort((a2, b2) => compareCodePoints(a2.identifier, b2.identifier));
-        const all = (1 << platforms.length) - 1;
+        const all = everyPlatform(platforms.length);
         const capabilities = [];
         for (const capability of ordered) {
-          const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms) & platformMask(capability.configPlatforms, platforms);
+          const on = platformSetOf(capability.platforms && valuesOf(capability.platforms), platforms) & platformSetOf(capability.configPlatforms, platforms);
           if (on !== all)
             this.partlyInactive.push({ capability, on });
           if (on === 0)
@@ -9681,7 +9819,7 @@ var init_resolve = __esm({
                 file: capability.source.file,
                 path: entry.path,
                 identifier: entry.identifier,
-                platforms: names ??= platformsOf(on, platforms)
+                platforms: names ??= platformNames(on, platforms)
               });
             }
             let users = this.grantsOf.get(expansion);
@@ -9696,14 +9834,15 @@ var init_resolve = __esm({
         this.firstGrant.push(this.grantEntries.length);
         this.capabilities = capabilities;
         const signatures = platforms.map((_2, bit) => this.signatureOf(bit));
-        const cores = [];
+        const cores = this.coreOfBit;
         this.models = platforms.map((platform, bit) => {
           const same = signatures.indexOf(signatures[bit]);
           const core = same < bit ? cores[same] : new ModelCore(this, bit);
           cores[bit] = core;
           return new PlatformModel(core, platform);
         });
-        this.distinctModels = this.models.filter((_2, bit) => signatures.indexOf(signatures[bit]) === bit);
+        this.distinctModelOfBit = platforms.map((_2, bit) => this.models[signatures.indexOf(signatures[bit])]);
+        this.distinctModels = this.models.filter((model, bit) => this.distinctModelOfBit[bit] === model);
       }
       /**
        * One model per group of platforms that resolve alike, in platform order: a rule that reports what
@@ -9757,11 +9896,101 @@ var init_resolve = __esm({
               signature2 += held(this.leafOn(leaf));
         return signature2;
       }
+      /** The model a set of platforms is judged on: the distinct model of its first platform. */
+      modelFor(on) {
+        return this.distinctModelOfBit[firstPlatform(on)];
+      }
+      /** Where capability `index` (into `capabilities`) is in the capabilities of `modelFor(on)`; -1 when it is inactive there. */
+      indexIn(on, index) {
+        return this.coreOfBit[firstPlatform(on)].localIndexOf(index);
+      }
+      /**
+       * The platforms capability `index` is active on, split into the sets on which its own grants of
+       * `commands` and whether anything denies the commands it grants are alike, in platform order; none
+       * when it grants none of the commands. On each set the capability has the same effective grants of
+       * these commands: a rule judges the set once, on `modelFor(set)`, instead of once per platform model.
+       */
+      alikeFor(index, commands) {
+        const { on } = this.capabilities[index];
+        const ownLeaves = [];
+        const granted = [];
+        const [first, end] = this.grantRange(index);
+        for (const command of commands) {
+          const leavesOf = this.allowLeavesOf(command);
+          let grants = false;
+          for (let grant = first; grant < end; grant++) {
+            const leaves = leavesOf.get(this.grantExpansions[grant]);
+            if (!leaves)
+              continue;
+            grants = true;
+            for (const leaf of leaves)
+              ownLeaves.push(leaf & on);
+          }
+          if (grants)
+            granted.push(command);
+        }
+        if (granted.length === 0)
+          return [];
+        const denials = granted.map((command) => this.deniedOn(command));
+        return splitAlike(on, (bit) => {
+          let key = "";
+          for (const set of ownLeaves)
+            key += holdsOn(set, bit) ? "1" : "0";
+          key += "|";
+          for (const set of denials)
+            key += holdsOn(set, bit) ? "1" : "0";
+          return key;
+        });
+      }
+      /** The capabilities (indices into `capabilities`, in order) with an entry whose expansion allows `command` on some platform. */
+      grantersOf(command) {
+        const found = /* @__PURE__ */ new Set();
+        for (const expansion of this.allowLeavesOf(command).keys())
+          for (const grant of this.grantsOf.get(expansion))
+            found.add(this.grantCapabilities[grant]);
+        return [...found].sort((a2, b2) => a2 - b2);
+      }
+      /** The platforms on which something denies `command`: an active capability with a context holds a deny of it there. */
+      deniedOn(command) {
+        let set = this.denials.get(command);
+        if (set === void 0) {
+          set = 0;
+          for (const site of this.commandSites().deny.get(command) ?? []) {
+            const leaf = this.leafOn(site.expansion.leaves[site.leaf]);
+            for (const grant of this.grantsOf.get(site.expansion)) {
+              const { resolved, on } = this.capabilities[this.grantCapabilities[grant]];
+              if (resolved.contexts.length > 0)
+                set |= on & leaf;
+            }
+          }
+          this.denials.set(command, set);
+        }
+        return set;
+      }
+      denials = /* @__PURE__ */ new Map();
+      allowLeaves = /* @__PURE__ */ new Map();
+      /** The platforms of each leaf that allows `command`, by the expansion it belongs to. */
+      allowLeavesOf(command) {
+        let byExpansion = this.allowLeaves.get(command);
+        if (!byExpansion) {
+          byExpansion = /* @__PURE__ */ new Map();
+          for (const site of this.commandSites().allow.get(command) ?? []) {
+            const set = this.leafOn(site.expansion.leaves[site.leaf]);
+            const sets = byExpansion.get(site.expansion);
+            if (sets)
+              sets.push(set);
+            else
+              byExpansion.set(site.expansion, [set]);
+          }
+          this.allowLeaves.set(command, byExpansion);
+        }
+        return byExpansion;
+      }
       /** The platforms a leaf permission holds on. */
       leafOn(leaf) {
         let bits = this.leafBits.get(leaf);
         if (bits === void 0)
-          this.leafBits.set(leaf, bits = platformMask(leaf.permission.platforms, this.platforms));
+          this.leafBits.set(leaf, bits = platformSetOf(leaf.permission.platforms, this.platforms));
         return bits;
       }
       /** Capabilities inactive on the platform of bit `bit`, in identifier order. */
@@ -9878,6 +10107,11 @@ var init_resolve = __esm({
       }
       /** Whether the global scope of manifest `key` is the same on two of the resolved platforms. */
       sameGlobalScope(key, platformA, platformB) {
+        const pattern = this.globalPatternOf(key);
+        return pattern === void 0 || this.samePlatforms(pattern, platformA, platformB);
+      }
+      /** Per platform bit, which of the global scope's distinct contributions hold there; undefined when nothing contributes to it. */
+      globalPatternOf(key) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
           for (let grant = 0; grant < this.grantExpansions.length; grant++) {
@@ -9895,8 +10129,7 @@ var init_resolve = __esm({
           }
           this.globalPatterns = new Map([...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]));
         }
-        const pattern = this.globalPatterns.get(key);
-        return pattern === void 0 || this.samePlatforms(pattern, platformA, platformB);
+        return this.globalPatterns.get(key);
       }
       /** Per platform bit, which of the distinct masks hold it: two platforms with equal patterns see the same grants. */
       bitPatterns(masks) {
@@ -11221,6 +11454,7 @@ var init_deny_applies_globally = __esm({
       },
       async check(context) {
         const resolution = await context.resolution();
+        const reported = /* @__PURE__ */ new Map();
         for (const { model, command } of resolution.commandsToJudge((model2) => model2.denied.keys())) {
           const denies = model.denied.get(command);
           const allowers = model.allowers(command);
@@ -11251,6 +11485,14 @@ var init_deny_applies_globally = __esm({
             });
             if (victims.count > names.length)
               names.push(`${victims.count - names.length} more`);
+            const others = `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`;
+            let before = reported.get(source.capability);
+            if (!before)
+              reported.set(source.capability, before = /* @__PURE__ */ new Set());
+            const finding = `${JSON.stringify(deny.provenance.path)}\0${command}\0${others}`;
+            if (before.has(finding))
+              continue;
+            before.add(finding);
             context.report({
               at: source.capability.source,
               path: entryPath(source.capability, deny.provenance.path),
@@ -11260,7 +11502,7 @@ var init_deny_applies_globally = __esm({
                 capability: source.capability.identifier,
                 reach: describeReach2(source.capability),
                 framework: context.catalog.framework,
-                others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`
+                others
               },
               hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it"
             });
@@ -36824,7 +37066,6 @@ var init_run_rules = __esm({
       options;
       found = [];
       budget;
-      reported = /* @__PURE__ */ new Set();
       /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
       severities = /* @__PURE__ */ new Map();
       constructor(options) {
@@ -36856,12 +37097,8 @@ var init_run_rules = __esm({
       contextOf(rule, contextFor) {
         return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
       }
-      /**
-       * Takes one finding of `rule` in `input`. `mayRepeat`: the rule looks at several models of one input
-       * (one per platform) and may report one thing several times; a repeat is dropped before it costs a
-       * position (the others report each thing once and skip the cost of the key).
-       */
-      report(rule, finding, input, mayRepeat = false) {
+      /** Takes one finding of `rule` in `input`. */
+      report(rule, finding, input) {
         if (finding.fix && !rule.fixable)
           throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
         if ("message" in finding)
@@ -36877,13 +37114,6 @@ var init_run_rules = __esm({
             suppression.used = true;
             return;
           }
-        }
-        if (mayRepeat) {
-          const message = formatMessage(rule, finding.messageId, finding.data);
-          const key = `${rule.id}\0${absolutePath}\0${finding.target ?? ""}\0${JSON.stringify(finding.path)}\0${finding.span?.offset ?? ""}\0${severity}\0${message}`;
-          if (this.reported.has(key))
-            return;
-          this.reported.add(key);
         }
         if (this.budget && !this.budget.admit(rule, severity, input.file, absolutePath))
           return;
@@ -38805,26 +39035,18 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     return absolute;
   };
   await run.start(rules, (rule, reportFinding) => {
-    let perPlatform = false;
     return {
       ...shared,
       rule,
-      resolution() {
-        perPlatform = true;
-        return resolveOnce();
-      },
+      resolution: resolveOnce,
       async resolutions() {
-        perPlatform = true;
         return (await resolveOnce()).models;
       },
       report(report2) {
         const document = documentsByPath.get(report2.at.absolutePath);
         const absolutePath = resolved.get(report2.at.absolutePath) ?? resolvedPath(report2.at.absolutePath);
         const input = inputOf2(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
-        if (perPlatform)
-          run.report(rule, report2, input, true);
-        else
-          reportFinding(report2, input);
+        reportFinding(report2, input);
       }
     };
   });
@@ -57981,7 +58203,7 @@ function hoverText(project, place) {
       return urlHover(project, place.pattern, place.capability);
   }
 }
-function platformsOf2(capability) {
+function platformsOf(capability) {
   return capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
 }
 function permissionHover(project, capability, entry) {
@@ -58000,7 +58222,7 @@ function permissionHover(project, capability, entry) {
   if (description)
     out.push(description);
   const groups = /* @__PURE__ */ new Map();
-  for (const platform of platformsOf2(capability)) {
+  for (const platform of platformsOf(capability)) {
     const { allows, denies } = expandPermission(catalog, platform, entry.identifier);
     const key = JSON.stringify([allows, denies]);
     const group = groups.get(key);

@@ -212,17 +212,11 @@ export async function lintWithRules(
   };
   /** One context per rule: `report` is bound to its rule, nothing is shared or mutable. */
   await run.start(rules, (rule: Rule, reportFinding): RuleContext => {
-    // Only a rule that looks at the per-platform models can report one thing several times.
-    let perPlatform = false;
     return {
       ...shared,
       rule,
-      resolution() {
-        perPlatform = true;
-        return resolveOnce();
-      },
+      resolution: resolveOnce,
       async resolutions() {
-        perPlatform = true;
         return (await resolveOnce()).models;
       },
       report(report: RuleReport) {
@@ -235,8 +229,7 @@ export async function lintWithRules(
           absolutePath,
           document?.file ?? relativeFile(project.cwd, absolutePath),
         );
-        if (perPlatform) run.report(rule, report, input, true);
-        else reportFinding(report, input);
+        reportFinding(report, input);
       },
     };
   });

@@ -18,6 +18,9 @@ export default defineRule({
   },
   async check(context) {
     const resolution = await context.resolution();
+    // A deny that blocks the same capabilities on two platform models is one finding, reported on the
+    // first: per denying capability, the entries and commands with what they were found to block.
+    const reported = new Map<Capability, Set<string>>();
     for (const { model, command } of resolution.commandsToJudge((model) => model.denied.keys())) {
       const denies = model.denied.get(command)!;
       // Who allows it is enough to judge and name them: no allow entries are made.
@@ -56,6 +59,12 @@ export default defineRule({
           return `"${capability.identifier}" (${describeReach(capability)})`;
         });
         if (victims.count > names.length) names.push(`${victims.count - names.length} more`);
+        const others = `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`;
+        let before = reported.get(source.capability);
+        if (!before) reported.set(source.capability, (before = new Set()));
+        const finding = `${JSON.stringify(deny.provenance.path)}\u0000${command}\u0000${others}`;
+        if (before.has(finding)) continue;
+        before.add(finding);
         context.report({
           at: source.capability.source,
           path: entryPath(source.capability, deny.provenance.path),
@@ -65,7 +74,7 @@ export default defineRule({
             capability: source.capability.identifier,
             reach: describeReach(source.capability),
             framework: context.catalog.framework,
-            others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`,
+            others,
           },
           hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
         });

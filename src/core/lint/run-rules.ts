@@ -164,12 +164,11 @@ const NO_FINDINGS: readonly Diagnostic[] = Object.freeze([]);
  * One run of rules over an input, the same for every kind of input (ESLint's `runRules` and
  * `FileReport`): it starts the rules, each with a frozen context whose `report` is bound to the rule,
  * and takes each finding the one way: the rule's contract, its severity for the file, suppressions,
- * repeats, the per-file budget, then its place, fix and text, and `createDiagnostic`.
+ * the per-file budget, then its place, fix and text, and `createDiagnostic`.
  */
 export class RuleRun<F extends Finding = Finding> {
   private found: Diagnostic[] = [];
   private readonly budget: FindingBudget | undefined;
-  private readonly reported = new Set<string>();
   /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
   private readonly severities = new Map<
     string,
@@ -217,12 +216,8 @@ export class RuleRun<F extends Finding = Finding> {
     return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
   }
 
-  /**
-   * Takes one finding of `rule` in `input`. `mayRepeat`: the rule looks at several models of one input
-   * (one per platform) and may report one thing several times; a repeat is dropped before it costs a
-   * position (the others report each thing once and skip the cost of the key).
-   */
-  report(rule: RuleMeta, finding: F, input: FindingInput<F>, mayRepeat = false): void {
+  /** Takes one finding of `rule` in `input`. */
+  report(rule: RuleMeta, finding: F, input: FindingInput<F>): void {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
     if ((finding as { fix?: unknown }).fix && !rule.fixable)
       throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
@@ -246,12 +241,6 @@ export class RuleRun<F extends Finding = Finding> {
         suppression.used = true;
         return;
       }
-    }
-    if (mayRepeat) {
-      const message = formatMessage(rule, finding.messageId, finding.data);
-      const key = `${rule.id}\u0000${absolutePath}\u0000${finding.target ?? ""}\u0000${JSON.stringify(finding.path)}\u0000${finding.span?.offset ?? ""}\u0000${severity}\u0000${message}`;
-      if (this.reported.has(key)) return;
-      this.reported.add(key);
     }
     // A finding past the budget is counted only: no position, fix or text (a hint may be costly to word).
     if (this.budget && !this.budget.admit(rule, severity, input.file, absolutePath)) return;

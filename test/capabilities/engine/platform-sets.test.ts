@@ -11,6 +11,7 @@ import {
 } from "../../../src/capabilities/engine/platform-set.js";
 import { resetWork, work } from "../../../src/capabilities/engine/work.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
+import denyAppliesGlobally from "../../../src/capabilities/rules/deny-applies-globally.js";
 import { run } from "../../helpers/run.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
@@ -131,5 +132,58 @@ describe("dangerous-permission over platform sets", () => {
     expect(linux.findings).toBe(20);
     expect(linux.entries).toBeGreaterThan(0);
     expect(every.entries).toBe(linux.entries);
+  });
+});
+
+describe("deny-applies-globally over several platform models", () => {
+  const catalog = catalogOf({
+    os: manifest({
+      permissions: { "allow-any": { allow: ["any"] }, "deny-any": { deny: ["any"] } },
+    }),
+  });
+  /**
+   * The findings the rule reports itself (the linter no longer drops repeats before placing them): a
+   * linux-only capability allowing the command makes linux resolve it unlike the other platforms, so
+   * the rule judges it on two models.
+   */
+  async function reported(linuxOnly: { windows: string[] }): Promise<string[]> {
+    const resolution = resolveAll({
+      capabilities: [
+        capability({ identifier: "everywhere", windows: ["main"], permissions: ["os:allow-any"] }),
+        capability({ identifier: "denier", windows: ["other"], permissions: ["os:deny-any"] }),
+        capability({
+          identifier: "linux-only",
+          windows: linuxOnly.windows,
+          platforms: ["linux"],
+          permissions: ["os:allow-any"],
+        }),
+      ],
+      catalog,
+      platforms: TARGETS,
+    });
+    const others: string[] = [];
+    const context = {
+      catalog,
+      resolution: () => Promise.resolve(resolution),
+      report: (finding: { data: { others: string } }) => others.push(finding.data.others),
+    };
+    await denyAppliesGlobally.check(
+      context as unknown as Parameters<typeof denyAppliesGlobally.check>[0],
+    );
+    return others;
+  }
+
+  it("reports a deny once when it blocks the same capabilities on both", async () => {
+    // The linux-only allower has the deny's own window: the deny covers it, and blocks "everywhere" alone on every platform.
+    expect(await reported({ windows: ["other"] })).toEqual([
+      'capability "everywhere" (windows "main")',
+    ]);
+  });
+
+  it("reports it per model when what it blocks differs", async () => {
+    expect(await reported({ windows: ["third"] })).toEqual([
+      'capabilities "everywhere" (windows "main") and "linux-only" (windows "third")',
+      'capability "everywhere" (windows "main")',
+    ]);
   });
 });

@@ -141,15 +141,6 @@ describe("RuleRun", () => {
     expect(steps.finish()).toHaveLength(1);
   });
 
-  it("drops a repeat of a rule that may repeat before placing it, and only then", () => {
-    const run = new RuleRun({ settings: {} });
-    const a = input();
-    for (let i = 0; i < 3; i++) run.report(rule("per-platform"), finding("x"), a, true);
-    for (let i = 0; i < 2; i++) run.report(rule("once"), finding("x"), a);
-    expect(run.finish().map((d) => d.ruleId)).toEqual(["per-platform", "once", "once"]);
-    expect(a.located).toBe(3);
-  });
-
   it("keeps at most MAX_FINDINGS_PER_FILE findings a file and says how many more, unless the budget is off", () => {
     const run = new RuleRun({ settings: {} });
     const a = input();
