@@ -4073,9 +4073,6 @@ function fileForm(value) {
     return Object.prototype.hasOwnProperty.call(value, "capabilities") ? "wrapped" : "single";
   return void 0;
 }
-function childPath2(path46, ...steps) {
-  return path46.concat(steps);
-}
 function capabilityObjects(value) {
   const form = fileForm(value);
   const out = [];
@@ -4084,7 +4081,7 @@ function capabilityObjects(value) {
       return;
     items.forEach((item, index) => {
       if (isPlainObject(item))
-        out.push({ path: childPath2(base, index), value: item });
+        out.push({ path: [...base, index], value: item });
     });
   };
   if (form === "list")
@@ -4095,7 +4092,7 @@ function capabilityObjects(value) {
     out.push({ path: [], value });
   return out;
 }
-function toCapability(object, source, entriesWanted = Infinity) {
+function toCapability(object, source) {
   const raw = object.value;
   if (typeof raw.identifier !== "string")
     return void 0;
@@ -4105,53 +4102,45 @@ function toCapability(object, source, entriesWanted = Infinity) {
     listLengths: {},
     remoteObject: remote !== void 0,
     unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
-    suppressions: stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD)
+    suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD])
   };
-  const list = (field2, value, ...steps) => {
+  const list = (field2, value, path46) => {
     if (value !== void 0)
       written.listLengths[field2] = Array.isArray(value) ? value.length : null;
-    return stringItems(value, base, ...steps);
+    return stringItems(value, path46);
   };
   const capability = {
     identifier: raw.identifier,
     description: typeof raw.description === "string" ? raw.description : "",
     local: typeof raw.local === "boolean" ? raw.local : true,
-    windows: list("windows", raw.windows, "windows"),
-    webviews: list("webviews", raw.webviews, "webviews"),
-    permissions: [],
+    windows: list("windows", raw.windows, [...base, "windows"]),
+    webviews: list("webviews", raw.webviews, [...base, "webviews"]),
+    permissions: toEntries(raw.permissions, [...base, "permissions"], written.unknownFields),
     written,
     source: { ...source, path: base }
   };
-  if (Array.isArray(raw.permissions)) {
-    const { entries, notMade } = toEntries(raw.permissions, childPath2(base, "permissions"), written.unknownFields, entriesWanted);
-    capability.permissions = entries;
-    if (notMade > 0)
-      entriesNotMade.set(capability, notMade);
-  }
   if (remote) {
-    for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
+    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"))
       written.unknownFields.push(item);
-    const urls = list("remote.urls", remote.urls, "remote", "urls");
+    const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
     if (Array.isArray(remote.urls))
       capability.remote = { urls };
   }
   if (typeof raw.$schema === "string")
     capability.schemaRef = raw.$schema;
-  const platforms = list("platforms", raw.platforms, "platforms");
+  const platforms = list("platforms", raw.platforms, [...base, "platforms"]);
   if (Array.isArray(raw.platforms))
     capability.platforms = platforms;
   return capability;
 }
-function stringItems(value, base, ...steps) {
+function stringItems(value, path46) {
   if (!Array.isArray(value))
     return [];
   const items = [];
-  const list = childPath2(base, ...steps);
-  for (let index = 0; index < value.length; index++) {
-    const item = value[index];
+  value.forEach((item, index) => {
     if (typeof item === "string")
-      items.push({ value: item, path: list.concat(index) });
-  }
+      items.push({ value: item, path: [...path46, index] });
+  });
   return items;
 }
 function unknownFields(object, at, known, kind) {
@@ -4162,9 +4151,9 @@ function unknownFields(object, at, known, kind) {
       (unknownKeys ??= []).push(key);
   if (unknownKeys === void 0)
     return [];
-  const path46 = "path" in at ? at.path : "base" in at ? childPath2(at.base, at.field) : at;
+  const path46 = "path" in at ? at.path : at;
   const siblings = new Set(keys);
-  return unknownKeys.map((key) => ({ key, path: childPath2(path46, key), object: kind, siblings }));
+  return unknownKeys.map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -4177,23 +4166,15 @@ function entryPath(capability, path46) {
   const entry = capability.permissions.find((e) => entryIsAt(e, path46));
   return entry?.extended ? [...path46, "identifier"] : path46;
 }
-function toEntries(value, list, unknown, wanted) {
+function toEntries(value, list, unknown) {
+  if (!Array.isArray(value))
+    return [];
   const entries = [];
-  let notMade = 0;
   for (let index = 0; index < value.length; index++) {
     const item = value[index];
-    if (typeof item === "string") {
-      if (entries.length < wanted)
-        entries.push(new ListedEntry(item, false, list, index));
-      else
-        notMade++;
-    } else if (isPlainObject(item) && typeof item.identifier === "string") {
-      if (entries.length >= wanted) {
-        for (const field2 of unknownFields(item, { base: list, field: index }, PERMISSION_ENTRY_FIELDS, "permission entry"))
-          unknown.push(field2);
-        notMade++;
-        continue;
-      }
+    if (typeof item === "string")
+      entries.push(new ListedEntry(item, false, list, index));
+    else if (isPlainObject(item) && typeof item.identifier === "string") {
       const entry = new ListedEntry(item.identifier, true, list, index);
       for (const field2 of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
@@ -4204,12 +4185,12 @@ function toEntries(value, list, unknown, wanted) {
       entries.push(entry);
     }
   }
-  return { entries, notMade };
+  return entries;
 }
 function entryIsAt(entry, path46) {
   return entry instanceof ListedEntry ? entry.isAt(path46) : samePath(entry.path, path46);
 }
-var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, entriesNotMade, ListedEntry;
+var CAPABILITY_FIELDS, REMOTE_FIELDS, PERMISSION_ENTRY_FIELDS, WRAPPED_FILE_FIELDS, SUPPRESSION_FIELD, ListedEntry;
 var init_capability = __esm({
   "dist/capabilities/model/capability.js"() {
     "use strict";
@@ -4229,7 +4210,6 @@ var init_capability = __esm({
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
     SUPPRESSION_FIELD = "caplint-disable";
-    entriesNotMade = /* @__PURE__ */ new WeakMap();
     ListedEntry = class {
       identifier;
       extended;
@@ -4243,7 +4223,7 @@ var init_capability = __esm({
         this.index = index;
       }
       get path() {
-        return this.madePath ??= childPath2(this.list, this.index);
+        return this.madePath ??= [...this.list, this.index];
       }
       /** Whether `path` is this entry's, without making its path. */
       isAt(path46) {
@@ -7046,10 +7026,10 @@ var init_normalize = __esm({
   }
 });
 
-// dist/capabilities/work.js
+// dist/capabilities/engine/work.js
 var work;
 var init_work = __esm({
-  "dist/capabilities/work.js"() {
+  "dist/capabilities/engine/work.js"() {
     "use strict";
     work = {
       /** Resolved (command, capability, context) entries created. */
@@ -7061,34 +7041,8 @@ var init_work = __esm({
       /** Window or webview patterns compared with each other by diff. */
       patternComparisons: 0,
       /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
-      ruleSteps: 0,
-      /** Capability and permission files the loader parsed. */
-      filesParsed: 0,
-      /** Folders the scan for windows created in code read (the app's Rust and frontend sources). */
-      sourceFoldersRead: 0,
-      // Work the loader shares between apps with the same inputs: it grows with the distinct committed
-      // manifests, members, lock files and releases of a run, not with its apps.
-      /** Committed `acl-manifests.json` texts parsed. */
-      manifestsParsed: 0,
-      /** Committed manifests compared with the release catalog (per text and app facts). */
-      manifestsCompared: 0,
-      /** Members of committed manifests (one plugin's manifest text) shape-checked. */
-      manifestMembersChecked: 0,
-      /** Members of committed manifests compared with the release catalog (per text and facts). */
-      manifestMembersCompared: 0,
-      /** `Cargo.lock` texts read into packages. */
-      lockFilesParsed: 0,
-      /** Built-in manifests built as of a release (per plugin and release). */
-      releaseManifestsBuilt: 0
+      ruleSteps: 0
     };
-  }
-});
-
-// dist/capabilities/engine/work.js
-var init_work2 = __esm({
-  "dist/capabilities/engine/work.js"() {
-    "use strict";
-    init_work();
   }
 });
 
@@ -8001,7 +7955,7 @@ var init_dangers = __esm({
     init_capability();
     init_platform_set();
     init_normalize();
-    init_work2();
+    init_work();
     init_glob();
     init_capability();
     init_url_reach();
@@ -8274,19 +8228,16 @@ function majoritySpelling(identifiers) {
 function spellManifest(key, manifest, to) {
   const member2 = (name) => name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
   const spellSet = (set) => {
-    if (!set.permissions.some((name) => name.includes("-version")))
-      return set;
     const permissions2 = set.permissions.map(member2);
     return permissions2.some((name, i) => name !== set.permissions[i]) ? { ...set, permissions: permissions2 } : set;
   };
   let changed = false;
-  let permissions = manifest.permissions;
-  if (key === BRAND_KEY) {
-    permissions = {};
-    const command = (c) => c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
-    for (const [name, permission] of Object.entries(manifest.permissions)) {
-      const spelled = spellName(key, name, to);
-      let def = permission;
+  const permissions = {};
+  for (const [name, permission] of Object.entries(manifest.permissions)) {
+    const spelled = spellName(key, name, to);
+    let def = permission;
+    if (key === BRAND_KEY) {
+      const command = (c) => c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
       const allow = permission.commands.allow.map(command);
       const deny = permission.commands.deny.map(command);
       if (spelled !== name || allow.some((c, i) => c !== permission.commands.allow[i]) || deny.some((c, i) => c !== permission.commands.deny[i])) {
@@ -8298,10 +8249,10 @@ function spellManifest(key, manifest, to) {
         if (permission.description !== void 0)
           def.description = permission.description.replace(/\b(host|tauri)_version\b/g, brandCommand(to));
       }
-      if (spelled !== name || def !== permission)
-        changed = true;
-      permissions[spelled] = def;
     }
+    if (spelled !== name || def !== permission)
+      changed = true;
+    permissions[spelled] = def;
   }
   const permissionSets = {};
   for (const [name, set] of Object.entries(manifest.permission_sets)) {
@@ -8419,20 +8370,17 @@ function loadBuiltinManifests() {
     for (const name of ["core-acl-manifest.json", "plugins-acl-manifest.json"])
       for (const [key, manifest] of topLevelManifests(readPackageText("data", name)))
         unread.set(key, manifest);
-    builtins = lazyManifests(unread);
+    const manifests = {};
+    for (const [key, manifest] of unread)
+      Object.defineProperty(manifests, key, {
+        get: () => manifest.read(),
+        enumerable: true,
+        configurable: false
+      });
+    unreadOf.set(manifests, unread);
+    builtins = manifests;
   }
   return Promise.resolve(builtins);
-}
-function lazyManifests(unread) {
-  const manifests = {};
-  for (const [key, manifest] of unread)
-    Object.defineProperty(manifests, key, {
-      get: () => manifest.read(),
-      enumerable: true,
-      configurable: false
-    });
-  unreadOf.set(manifests, unread);
-  return manifests;
 }
 function unreadBuiltins(manifests) {
   return unreadOf.get(manifests);
@@ -8450,8 +8398,8 @@ function topLevelManifests(text2) {
     const start = starts[i];
     const close = text2.indexOf('": ', start + 1);
     const key = text2.slice(start + 1, close);
-    const valueEnd2 = i + 1 < starts.length ? text2.lastIndexOf(",", starts[i + 1]) : end;
-    const value = text2.slice(close + 3, valueEnd2).trimEnd();
+    const valueEnd = i + 1 < starts.length ? text2.lastIndexOf(",", starts[i + 1]) : end;
+    const value = text2.slice(close + 3, valueEnd).trimEnd();
     if (close === -1 || /["\\\n]/.test(key) || !value.startsWith("{") || !value.endsWith("}"))
       return wholeFile();
     members.push([key, unreadManifest(value)]);
@@ -8494,19 +8442,17 @@ function historyCatalogOf(key) {
   return key === "core" || key.startsWith("core:") ? "core" : key;
 }
 function parseVersion(text2) {
-  return parsedVersions.get(text2, () => {
-    const match2 = VERSION.exec(text2.trim());
-    if (!match2)
-      return void 0;
-    const parsed = {
-      major: Number(match2[1]),
-      minor: Number(match2[2]),
-      patch: Number(match2[3])
-    };
-    if (match2[4] !== void 0)
-      parsed.pre = match2[4];
-    return Object.freeze(parsed);
-  });
+  const match2 = VERSION.exec(text2.trim());
+  if (!match2)
+    return void 0;
+  const parsed = {
+    major: Number(match2[1]),
+    minor: Number(match2[2]),
+    patch: Number(match2[3])
+  };
+  if (match2[4] !== void 0)
+    parsed.pre = match2[4];
+  return parsed;
 }
 function compareVersions(a2, b2) {
   const x2 = parseVersion(a2);
@@ -8563,8 +8509,7 @@ function builtinsAt(builtin, history, locked) {
   if (builtin !== catalogsAt.builtin || history !== catalogsAt.history)
     return buildBuiltinsAt(builtin, history, locked);
   const versions = [...locked].map(([catalog, lock]) => lock.source === "newest" ? `${catalog}=newest` : `${catalog}=${lock.version}`);
-  const unread = unreadBuiltins(builtin);
-  return catalogsAt.memo.get(versions.join("\0"), () => unread ? lazyBuiltinsAt(unread, history, locked) : buildBuiltinsAt(builtin, history, locked));
+  return catalogsAt.memo.get(versions.join("\0"), () => buildBuiltinsAt(builtin, history, locked));
 }
 function buildBuiltinsAt(builtin, history, locked) {
   const out = {};
@@ -8575,22 +8520,6 @@ function buildBuiltinsAt(builtin, history, locked) {
     out[key] = version !== void 0 && history.has(catalog) && isCheckableVersion(version) ? manifestAt(key, manifest, catalog, history, version) : manifest;
   }
   return out;
-}
-function lazyBuiltinsAt(shipped, history, locked) {
-  const unread = /* @__PURE__ */ new Map();
-  for (const [key, newest] of shipped) {
-    const catalog = historyCatalogOf(key);
-    const lock = locked.get(catalog);
-    const version = lock?.source === "newest" ? LATEST_RELEASE : lock?.version;
-    if (version === void 0 || !history.has(catalog) || !isCheckableVersion(version))
-      unread.set(key, newest);
-    else
-      unread.set(key, {
-        read: () => manifestAt(key, newest.read(), catalog, history, version),
-        mayHold: (field2) => newest.mayHold(field2)
-      });
-  }
-  return lazyManifests(unread);
 }
 function checksRemoteAppCommands(release) {
   if (!release || release.source === "newest")
@@ -8617,10 +8546,8 @@ function manifestAt(key, manifest, catalog, history, version) {
     byManifest.set(manifest, byRelease = /* @__PURE__ */ new Map());
   const memoKey = `${key}\0${catalog}\0${version}`;
   let built = byRelease.get(memoKey);
-  if (!built) {
-    work.releaseManifestsBuilt++;
+  if (!built)
     byRelease.set(memoKey, built = buildManifestAt(key, manifest, catalog, history, version));
-  }
   return built;
 }
 function buildManifestAt(key, manifest, catalog, history, version) {
@@ -8645,8 +8572,10 @@ function buildManifestAt(key, manifest, catalog, history, version) {
   for (const [name, set] of Object.entries(manifest.permission_sets))
     if (exists2(name))
       sets[name] = members(name, set);
-  for (const name of history.recordedNames(catalog, key)) {
-    const id = prefix2 + name;
+  for (const id of history.recordedIds(catalog)) {
+    if (!id.startsWith(prefix2) || id.slice(prefix2.length).includes(":"))
+      continue;
+    const name = id.slice(prefix2.length);
     if (name === "default" || permissions[name] || sets[name] || history.exists(catalog, id, version) === false)
       continue;
     if (history.isRemovedSet(catalog, id)) {
@@ -8679,17 +8608,14 @@ function buildManifestAt(key, manifest, catalog, history, version) {
 function sortKeys(record3) {
   return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
-var cached, VersionHistory, VERSION, parsedVersions, isPrerelease, catalogsAt, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
+var cached, VersionHistory, VERSION, isPrerelease, catalogsAt, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
 var init_versions = __esm({
   "dist/capabilities/catalog/versions.js"() {
     "use strict";
     init_bounded_memo();
     init_package_files();
-    init_work();
-    init_builtin();
     VersionHistory = class {
       data;
-      namesByKey = /* @__PURE__ */ new Map();
       constructor(data) {
         this.data = data;
       }
@@ -8753,29 +8679,6 @@ var init_versions = __esm({
       recordedIds(catalog) {
         return Object.keys(this.catalog(catalog)?.ids ?? {});
       }
-      /**
-       * The names of `key`'s identifiers with a record (`allow-x` of `core:app:allow-x` for `core:app`), in
-       * {@link recordedIds}' order. Indexed once per catalog: a release's manifest of every key of a
-       * catalog asked for them, and core's catalog has hundreds.
-       */
-      recordedNames(catalog, key) {
-        let byKey = this.namesByKey.get(catalog);
-        if (!byKey) {
-          byKey = /* @__PURE__ */ new Map();
-          for (const id of this.recordedIds(catalog)) {
-            const colon = id.lastIndexOf(":");
-            if (colon === -1)
-              continue;
-            const owner = id.slice(0, colon);
-            let names = byKey.get(owner);
-            if (!names)
-              byKey.set(owner, names = []);
-            names.push(id.slice(colon + 1));
-          }
-          this.namesByKey.set(catalog, byKey);
-        }
-        return byKey.get(key) ?? [];
-      }
       isRemovedSet(catalog, identifier) {
         return this.catalog(catalog)?.sets.includes(identifier) ?? false;
       }
@@ -8830,7 +8733,6 @@ var init_versions = __esm({
       }
     };
     VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
-    parsedVersions = new BoundedMemo(1024);
     isPrerelease = (version) => parseVersion(version)?.pre !== void 0;
     catalogsAt = {
       builtin: void 0,
@@ -9220,7 +9122,7 @@ var init_expand = __esm({
     init_identifier();
     init_types2();
     init_model();
-    init_work2();
+    init_work();
     MAX_LEAVES_PER_ENTRY = 1e4;
     MAX_SET_DEPTH = 256;
     MAX_SET_WALKS_PER_ENTRY = 1e4;
@@ -9457,7 +9359,7 @@ var ModelCore, PlatformModel, LazyEntries;
 var init_platform_model = __esm({
   "dist/capabilities/engine/platform-model.js"() {
     "use strict";
-    init_work2();
+    init_work();
     ModelCore = class {
       resolution;
       bit;
@@ -10923,24 +10825,17 @@ async function reportUnscopedGrants(context, required2) {
   if (!context.catalog.has(required2.plugin))
     return;
   const reported = /* @__PURE__ */ new Set();
-  for (const model of (await context.resolution()).distinctModels) {
+  for (const { model, settled } of (await context.resolution()).modelsToJudge()) {
     const globalAllow = model.globalScope.get(required2.plugin)?.allow ?? [];
     const deadCommands = required2.commands.filter((command) => !globalAllow.some((value) => reaches(required2, command, value)));
-    if (deadCommands.length === 0)
+    const toJudge = deadCommands.filter((command) => !settled([command], [required2.plugin]));
+    if (toJudge.length === 0)
       continue;
-    const commandsOf = /* @__PURE__ */ new Map();
-    for (const command of deadCommands) {
-      for (const grant of model.allowed.get(command) ?? []) {
-        work.ruleSteps++;
-        const key = entryKey(grant);
-        const commands = commandsOf.get(key);
-        if (!commands)
-          commandsOf.set(key, [command]);
-        else if (!commands.includes(command))
-          commands.push(command);
-      }
-    }
-    for (const command of deadCommands) {
+    const deadOf = (grant) => deadCommands.filter((command) => model.allowsIn(command, grant.capabilityIndex).some((other) => {
+      work.ruleSteps++;
+      return samePath(other.provenance.path, grant.provenance.path);
+    }));
+    for (const command of toJudge) {
       const grants = model.allowed.get(command) ?? [];
       const scopedReaches = /* @__PURE__ */ new Set();
       for (const grant of grants)
@@ -10964,7 +10859,7 @@ async function reportUnscopedGrants(context, required2) {
         if (reported.has(key))
           return;
         reported.add(key);
-        const dead = commandsOf.get(keys[i]);
+        const dead = deadOf(grant);
         const syntax = syntaxOf(source.capability.source);
         const scoped = inlineValue({ identifier: source.entry.identifier, allow: [exampleFor(required2, dead[0])] }, syntax);
         context.report({
@@ -10992,7 +10887,8 @@ var init_dead_scope = __esm({
     init_catalog();
     init_types2();
     init_engine();
-    init_work2();
+    init_work();
+    init_location();
     init_json();
     init_engine_helpers();
     init_syntax();
@@ -11894,6 +11790,22 @@ var init_cfg = __esm({
     };
     MAX_KEY_LENGTH = 4096;
     MAX_DEPTH = 32;
+  }
+});
+
+// dist/capabilities/load/shared-work.js
+var sharedLoadWork;
+var init_shared_work = __esm({
+  "dist/capabilities/load/shared-work.js"() {
+    "use strict";
+    sharedLoadWork = {
+      /** Committed `acl-manifests.json` texts parsed and shape-checked. */
+      manifestsParsed: 0,
+      /** Committed manifests compared with the release catalog (per text and app facts). */
+      manifestsCompared: 0,
+      /** `Cargo.lock` texts read into packages. */
+      lockFilesParsed: 0
+    };
   }
 });
 
@@ -12856,57 +12768,6 @@ function jsonTree(text2) {
   }
   return new JsonTree(text2, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
 }
-function kindOf(c) {
-  return c === 123 ? "object" : c === 91 ? "array" : c === 34 ? "string" : c === 116 || c === 102 ? "boolean" : c === 110 ? "null" : "number";
-}
-function isSpace(c) {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-function skipSpaceAt(text2, at) {
-  while (isSpace(text2.charCodeAt(at)))
-    at++;
-  return at;
-}
-function stringEnd(text2, at) {
-  let i = at + 1;
-  for (; ; ) {
-    const quote3 = text2.indexOf('"', i);
-    let slashes = 0;
-    for (let j2 = quote3 - 1; j2 >= i && text2.charCodeAt(j2) === 92; j2--)
-      slashes++;
-    if (slashes % 2 === 0)
-      return quote3 + 1;
-    i = quote3 + 1;
-  }
-}
-function valueEnd(text2, at) {
-  const c = text2.charCodeAt(at);
-  if (c === 34)
-    return stringEnd(text2, at);
-  if (c === 123 || c === 91) {
-    let depth = 0;
-    for (let i2 = at; ; ) {
-      const d = text2.charCodeAt(i2);
-      if (d === 34) {
-        i2 = stringEnd(text2, i2);
-        continue;
-      }
-      if (d === 123 || d === 91)
-        depth++;
-      else if ((d === 125 || d === 93) && --depth === 0)
-        return i2 + 1;
-      i2++;
-    }
-  }
-  let i = at;
-  while (i < text2.length) {
-    const d = text2.charCodeAt(i);
-    if (d === 44 || d === 93 || d === 125 || isSpace(d))
-      break;
-    i++;
-  }
-  return i;
-}
 function deepestNode(tree, path46) {
   let node = tree.root;
   let depth = 0;
@@ -12918,7 +12779,7 @@ function deepestNode(tree, path46) {
   }
   return { node, depth };
 }
-var NO_NODE, MEMBERS_SCANNED, JsonTree, LazyJsonTree;
+var NO_NODE, MEMBERS_SCANNED, JsonTree;
 var init_json_tree = __esm({
   "dist/core/source/json-tree.js"() {
     "use strict";
@@ -12950,7 +12811,8 @@ var init_json_tree = __esm({
         this.children = children;
       }
       kind(node) {
-        return kindOf(this.text.charCodeAt(this.starts[node]));
+        const c = this.text.charCodeAt(this.starts[node]);
+        return c === 123 ? "object" : c === 91 ? "array" : c === 34 ? "string" : c === 116 || c === 102 ? "boolean" : c === 110 ? "null" : "number";
       }
       offset(node) {
         return this.starts[node];
@@ -13068,249 +12930,65 @@ var init_json_tree = __esm({
         return path46.reverse();
       }
     };
-    LazyJsonTree = class {
-      text;
-      root = 0;
-      /** Characters read by the containers' scans so far. */
-      scanned = 0;
-      size = 0;
-      starts = new Int32Array(64);
-      ends = new Int32Array(64);
-      keyStarts = new Int32Array(64);
-      keyEnds = new Int32Array(64);
-      keyEscaped = new Uint8Array(64);
-      scans = /* @__PURE__ */ new Map();
-      memberIndexes = /* @__PURE__ */ new Map();
-      /** `text` must be valid JSON (the caller parsed it with `JSON.parse` first). */
-      constructor(text2) {
-        this.text = text2;
-        const start = skipSpaceAt(text2, 0);
-        let end = text2.length;
-        while (end > start && isSpace(text2.charCodeAt(end - 1)))
-          end--;
-        this.add(start, end, -1, -1, 0);
-      }
-      kind(node) {
-        return kindOf(this.text.charCodeAt(this.starts[node]));
-      }
-      offset(node) {
-        return this.starts[node];
-      }
-      length(node) {
-        return this.ends[node] - this.starts[node];
-      }
-      childCount(node) {
-        const scan = this.scanOf(node);
-        if (!scan)
-          return 0;
-        while (scan.at !== -1)
-          this.scanOne(node, scan);
-        return scan.children.length;
-      }
-      child(node, index) {
-        const scan = this.scanOf(node);
-        if (!scan)
-          return NO_NODE;
-        while (scan.children.length <= index && scan.at !== -1)
-          this.scanOne(node, scan);
-        return scan.children[index] ?? NO_NODE;
-      }
-      isMember(node) {
-        return this.keyStarts[node] >= 0;
-      }
-      keyOffset(node) {
-        return this.keyStarts[node];
-      }
-      keyLength(node) {
-        return this.keyEnds[node] - this.keyStarts[node];
-      }
-      /** A member's key, decoded. */
-      key(node) {
-        const start = this.keyStarts[node];
-        const end = this.keyEnds[node];
-        return this.keyEscaped[node] ? JSON.parse(this.text.slice(start, end)) : this.text.slice(start + 1, end - 1);
-      }
-      keyIs(node, name) {
-        if (this.keyEscaped[node])
-          return this.key(node) === name;
-        const start = this.keyStarts[node] + 1;
-        return this.keyEnds[node] - 1 - start === name.length && this.text.startsWith(name, start);
-      }
-      /** As {@link JsonTree.step}: an array item by index, or the last member written with a key. */
-      step(node, segment) {
-        const c = this.text.charCodeAt(this.starts[node]);
-        if (typeof segment === "number")
-          return c === 91 && Number.isInteger(segment) && segment >= 0 ? this.child(node, segment) : NO_NODE;
-        if (c !== 123)
-          return NO_NODE;
-        const count = this.childCount(node);
-        const members = this.scans.get(node).children;
-        if (count > MEMBERS_SCANNED) {
-          let index = this.memberIndexes.get(node);
-          if (!index) {
-            index = /* @__PURE__ */ new Map();
-            for (const member2 of members)
-              index.set(this.key(member2), member2);
-            this.memberIndexes.set(node, index);
-          }
-          return index.get(segment) ?? NO_NODE;
-        }
-        for (let i = count - 1; i >= 0; i--)
-          if (this.keyIs(members[i], segment))
-            return members[i];
-        return NO_NODE;
-      }
-      /** The scan of a container, begun on first use; undefined for a scalar. */
-      scanOf(node) {
-        let scan = this.scans.get(node);
-        if (scan)
-          return scan;
-        const c = this.text.charCodeAt(this.starts[node]);
-        if (c !== 123 && c !== 91)
-          return void 0;
-        scan = { children: [], at: this.starts[node] + 1 };
-        this.scans.set(node, scan);
-        return scan;
-      }
-      /** Reads the container's next child (its key, and its value up to its end), or finds its close. */
-      scanOne(node, scan) {
-        const text2 = this.text;
-        const from = scan.at;
-        let at = skipSpaceAt(text2, from);
-        let c = text2.charCodeAt(at);
-        if (c === 44) {
-          at = skipSpaceAt(text2, at + 1);
-          c = text2.charCodeAt(at);
-        }
-        if (c === 93 || c === 125) {
-          this.scanned += at + 1 - from;
-          scan.at = -1;
-          return;
-        }
-        let keyStart = -1;
-        let keyEnd = -1;
-        let escaped = 0;
-        if (text2.charCodeAt(this.starts[node]) === 123) {
-          keyStart = at;
-          keyEnd = stringEnd(text2, at);
-          for (let i = keyStart + 1; i < keyEnd - 1; i++)
-            if (text2.charCodeAt(i) === 92) {
-              escaped = 1;
-              break;
-            }
-          at = skipSpaceAt(text2, skipSpaceAt(text2, keyEnd) + 1);
-        }
-        const end = valueEnd(text2, at);
-        scan.children.push(this.add(at, end, keyStart, keyEnd, escaped));
-        scan.at = end;
-        this.scanned += end - from;
-      }
-      add(start, end, keyStart, keyEnd, escaped) {
-        if (this.size === this.starts.length) {
-          const capacity = this.size * 2;
-          const larger = (array) => {
-            const copy = new array.constructor(capacity);
-            copy.set(array);
-            return copy;
-          };
-          this.starts = larger(this.starts);
-          this.ends = larger(this.ends);
-          this.keyStarts = larger(this.keyStarts);
-          this.keyEnds = larger(this.keyEnds);
-          this.keyEscaped = larger(this.keyEscaped);
-        }
-        const node = this.size++;
-        this.starts[node] = start;
-        this.ends[node] = end;
-        this.keyStarts[node] = keyStart;
-        this.keyEnds[node] = keyEnd;
-        this.keyEscaped[node] = escaped;
-        return node;
-      }
-    };
   }
 });
 
 // dist/core/source/line-index.js
+function lineStartsOf(text2) {
+  const starts = [0];
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2.charCodeAt(i);
+    if (ch === 10)
+      starts.push(i + 1);
+    else if (ch === 13 && text2.charCodeAt(i + 1) !== 10)
+      starts.push(i + 1);
+  }
+  return starts;
+}
 var LineIndex;
 var init_line_index = __esm({
   "dist/core/source/line-index.js"() {
     "use strict";
     LineIndex = class {
       text;
-      /** The line starts found so far: every one at or before `scanned`. */
-      starts = [0];
-      /** Characters before this offset have been looked at. */
-      scanned = 0;
+      starts;
       constructor(text2) {
         this.text = text2;
       }
-      /** How many characters the search for line starts has read (it reads each at most once). */
-      get charactersScanned() {
-        return this.scanned;
+      /** Where each line starts, found on first use: a file without findings never needs them. */
+      get lineStarts() {
+        return this.starts ??= lineStartsOf(this.text);
       }
       get lineCount() {
-        this.scanTo(this.text.length);
-        return this.starts.length;
+        return this.lineStarts.length;
       }
       position(offset) {
         const clamped = Math.max(0, Math.min(offset, this.text.length));
-        this.scanTo(clamped);
-        const starts = this.starts;
         let low = 0;
-        let high = starts.length - 1;
+        let high = this.lineStarts.length - 1;
         while (low < high) {
           const mid = low + high + 1 >> 1;
-          if (starts[mid] <= clamped)
+          if (this.lineStarts[mid] <= clamped)
             low = mid;
           else
             high = mid - 1;
         }
-        return { line: low + 1, column: clamped - starts[low] + 1 };
+        return { line: low + 1, column: clamped - this.lineStarts[low] + 1 };
       }
       offset(position2) {
-        this.scanToLine(position2.line);
-        const start = this.starts[Math.max(0, Math.min(position2.line - 1, this.starts.length - 1))];
+        const start = this.lineStarts[Math.max(0, Math.min(position2.line - 1, this.lineStarts.length - 1))];
         return Math.min(this.text.length, start + position2.column - 1);
       }
       /** The text of a 1-based line, without its line break. */
       lineText(line) {
-        this.scanToLine(line + 1);
-        const start = this.starts[line - 1];
+        const start = this.lineStarts[line - 1];
         if (start === void 0)
           return "";
-        const next = this.starts[line];
+        const next = this.lineStarts[line];
         let end = next === void 0 ? this.text.length : next;
         while (end > start && (this.text[end - 1] === "\n" || this.text[end - 1] === "\r"))
           end--;
         return this.text.slice(start, end);
-      }
-      /** Finds the line starts up to `offset` (every line break before it). */
-      scanTo(offset) {
-        if (offset <= this.scanned)
-          return;
-        const { text: text2, starts } = this;
-        for (let i = this.scanned; i < offset; i++) {
-          const ch = text2.charCodeAt(i);
-          if (ch === 10)
-            starts.push(i + 1);
-          else if (ch === 13 && text2.charCodeAt(i + 1) !== 10)
-            starts.push(i + 1);
-        }
-        this.scanned = offset;
-      }
-      /** Finds the line starts up to that of `line` (1-based), or all of them when the text has fewer lines. */
-      scanToLine(line) {
-        const { text: text2, starts } = this;
-        let i = this.scanned;
-        for (; starts.length < line && i < text2.length; i++) {
-          const ch = text2.charCodeAt(i);
-          if (ch === 10)
-            starts.push(i + 1);
-          else if (ch === 13 && text2.charCodeAt(i + 1) !== 10)
-            starts.push(i + 1);
-        }
-        this.scanned = Math.max(this.scanned, i);
       }
     };
   }
@@ -15260,8 +14938,8 @@ function propertiesKept(value) {
     return 0;
   let count = 0;
   if (Array.isArray(value))
-    for (let i = 0; i < value.length; i++)
-      count += propertiesKept(value[i]);
+    for (const item of value)
+      count += propertiesKept(item);
   else {
     for (const key in value) {
       count++;
@@ -15344,8 +15022,8 @@ function nestsDeeperThan(value, limit, depth = 1) {
   if (depth > limit)
     return true;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++)
-      if (nestsDeeperThan(value[i], limit, depth + 1))
+    for (const item of value)
+      if (nestsDeeperThan(item, limit, depth + 1))
         return true;
   } else {
     for (const key in value)
@@ -15488,7 +15166,7 @@ function findTableHeader(text2, index, from, path46, i) {
   }
   return void 0;
 }
-var jsonc, WHOLE_TREE_AFTER, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, PLAIN_WORDING;
+var jsonc, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, PLAIN_WORDING;
 var init_document = __esm({
   "dist/core/source/document.js"() {
     "use strict";
@@ -15496,7 +15174,6 @@ var init_document = __esm({
     init_line_index();
     init_syntax();
     init_toml_key_index();
-    WHOLE_TREE_AFTER = 8;
     MAX_NESTING_DEPTH = 256;
     SourceDocument = class _SourceDocument {
       absolutePath;
@@ -15508,7 +15185,6 @@ var init_document = __esm({
       treeBox;
       lines;
       tomlArrays;
-      /** The items of the JSON arrays fixes asked for, by node of `tree` (made again if the tree is replaced). */
       jsonArrays;
       tomlKeys;
       constructor(absolutePath, file, text2, format3, value, parseError, treeBox = {}) {
@@ -15579,20 +15255,12 @@ var init_document = __esm({
           return this;
         return new _SourceDocument(absolutePath, file, this.text, this.format, this.value, this.parseError, this.treeBox);
       }
-      /**
-       * The syntax tree of a valid JSON document: made as paths are followed (only the findings' paths
-       * need it), until following them has read the text {@link WHOLE_TREE_AFTER} times over (paths
-       * deep in a large file), when the whole tree, made in one pass, costs less.
-       */
+      /** The syntax tree of a valid JSON document, built on first use. */
       get tree() {
-        const box = this.treeBox;
-        if (box.tree === void 0) {
-          if (this.format !== "json" || this.parseError !== void 0)
-            return void 0;
-          box.tree = new LazyJsonTree(this.text);
-        } else if (box.tree instanceof LazyJsonTree && box.tree.scanned > WHOLE_TREE_AFTER * this.text.length + 65536)
-          box.tree = jsonTree(this.text);
-        return box.tree;
+        if (this.treeBox.tree === void 0 && this.format === "json" && this.parseError === void 0) {
+          this.treeBox.tree = jsonTree(this.text);
+        }
+        return this.treeBox.tree;
       }
       get ok() {
         return this.parseError === void 0;
@@ -15604,12 +15272,10 @@ var init_document = __esm({
        * (the costly part) is never built.
        */
       repeatedKeys() {
-        if (this.treeBox.repeated)
-          return [...this.treeBox.repeated];
         if (this.format !== "json" || !this.ok || propertiesWritten(this.text) === propertiesKept(this.value))
           return [];
         const repeated = [];
-        const tree = jsonTree(this.text);
+        const tree = this.tree;
         const walk2 = (node, path46) => {
           const kind = tree.kind(node);
           if (kind === "object") {
@@ -15628,8 +15294,7 @@ var init_document = __esm({
           }
         };
         walk2(tree.root, []);
-        this.treeBox.repeated = repeated;
-        return [...repeated];
+        return repeated;
       }
       /**
        * The text of the value at `path` as the file writes it (`1e400`, `1.50`), when the path is there:
@@ -15732,22 +15397,18 @@ var init_document = __esm({
       /** The items of the JSON array at `arrayPath`, made once per array: a fix per item (a capability's redundant entries) must not make them again. */
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
-        if (!tree)
-          return void 0;
-        const array = nodeAt(tree, arrayPath);
+        const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
         if (array === NO_NODE || tree.kind(array) !== "array")
           return void 0;
-        if (this.jsonArrays?.tree !== tree)
-          this.jsonArrays = { tree, items: /* @__PURE__ */ new Map() };
-        const known = this.jsonArrays.items;
-        let items = known.get(array);
+        this.jsonArrays ??= /* @__PURE__ */ new Map();
+        let items = this.jsonArrays.get(array);
         if (!items) {
           items = [];
           for (let i = 0; i < tree.childCount(array); i++) {
             const child = tree.child(array, i);
             items.push({ offset: tree.offset(child), end: tree.offset(child) + tree.length(child) });
           }
-          known.set(array, items);
+          this.jsonArrays.set(array, items);
         }
         return items;
       }
@@ -16018,7 +15679,7 @@ async function readAppVersions(srcTauri, history, relative3, maxBytes) {
 }
 function lockedPackagesOf(text2) {
   return lockTexts.get(text2, () => {
-    work.lockFilesParsed++;
+    sharedLoadWork.lockFilesParsed++;
     return lockedPackages(text2);
   });
 }
@@ -16109,7 +15770,7 @@ var init_cargo = __esm({
     import_node_path4 = __toESM(require("node:path"), 1);
     init_bounded_memo();
     init_json();
-    init_work();
+    init_shared_work();
     init_versions();
     init_read();
     APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
@@ -18887,7 +18548,6 @@ function sourceFiles(root2, extensions, skip, budget) {
   const files = [];
   const visit3 = (dir) => {
     noteRead("folders", dir);
-    work.sourceFoldersRead++;
     let entries;
     try {
       entries = (0, import_node_fs5.readdirSync)(dir, { withFileTypes: true });
@@ -19136,7 +18796,6 @@ var init_window_labels = __esm({
     init_cargo();
     init_read();
     init_read_log();
-    init_work();
     RUST = [".rs"];
     FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
     SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
@@ -19991,13 +19650,11 @@ function unionPermission(own3, expected2) {
   ];
   const both = (a2, b2) => a2.filter((x2) => b2.includes(x2));
   const key = (value) => JSON.stringify(value);
-  const ownAllow = new Set((own3.scope?.allow ?? []).map(key));
-  const expectedDeny = new Set((expected2.scope?.deny ?? []).map(key));
   const scopeAllow = [
     ...own3.scope?.allow ?? [],
-    ...(expected2.scope?.allow ?? []).filter((v2) => !ownAllow.has(key(v2)))
+    ...(expected2.scope?.allow ?? []).filter((v2) => !(own3.scope?.allow ?? []).some((w2) => key(w2) === key(v2)))
   ];
-  const scopeDeny = (own3.scope?.deny ?? []).filter((v2) => expectedDeny.has(key(v2)));
+  const scopeDeny = (own3.scope?.deny ?? []).filter((v2) => (expected2.scope?.deny ?? []).some((w2) => key(w2) === key(v2)));
   const merged = {
     ...own3,
     commands: {
@@ -20052,23 +19709,21 @@ var init_manifest_compare = __esm({
 function limitCapability(capability, budget) {
   const problems2 = [];
   const base = capability.source.path;
-  const cap = (list, limit, steps, what, budgeted = true, notMade = 0) => {
-    let length = list.length + notMade;
-    if (length > limit) {
+  const cap = (list, limit, path46, what, budgeted = true) => {
+    if (list.length > limit) {
       problems2.push({
-        path: childPath2(base, ...steps),
-        message: `${what} lists ${length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
+        path: path46,
+        message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
       });
       list = list.slice(0, limit);
-      length = limit;
     }
     if (!budgeted)
       return list;
     const room = Math.max(0, LIMITS.entriesPerFile - budget.used);
-    if (length > room) {
+    if (list.length > room) {
       if (!budget.exhausted) {
         problems2.push({
-          path: childPath2(base, ...steps),
+          path: path46,
           message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`
         });
         budget.exhausted = true;
@@ -20079,7 +19734,7 @@ function limitCapability(capability, budget) {
     return list;
   };
   if (capability.remote) {
-    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, ["remote", "urls"], "remote.urls");
+    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
     const urls = capability.remote.urls;
     const over = urls.findIndex((url) => url.value.length > LIMITS.remoteUrlLength);
     if (over >= 0) {
@@ -20100,16 +19755,15 @@ function limitCapability(capability, budget) {
       capability.remote.urls = kept.slice(0, past);
     }
   }
-  capability.windows = cap(capability.windows, LIMITS.labels, ["windows"], "windows", false);
-  capability.webviews = cap(capability.webviews, LIMITS.labels, ["webviews"], "webviews", false);
-  capability.permissions = cap(capability.permissions, LIMITS.permissions, ["permissions"], "permissions", true, entriesNotMade.get(capability));
+  capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);
+  capability.webviews = cap(capability.webviews, LIMITS.labels, [...base, "webviews"], "webviews", false);
+  capability.permissions = cap(capability.permissions, LIMITS.permissions, [...base, "permissions"], "permissions");
   return problems2;
 }
 var LIMITS, labelTooLong, FileBudget;
 var init_limits = __esm({
   "dist/capabilities/model/limits.js"() {
     "use strict";
-    init_capability();
     LIMITS = {
       /** Entries of `remote.urls` in one capability: each becomes a context every command is resolved for. */
       remoteUrls: 1e3,
@@ -20139,10 +19793,6 @@ var init_limits = __esm({
       used = 0;
       exhausted = false;
       urlCharacters = 0;
-      /** How many more entries the file may have checked: a capability made now needs no more permission entries. */
-      get entriesLeft() {
-        return Math.max(0, LIMITS.entriesPerFile - this.used);
-      }
     };
   }
 });
@@ -20153,19 +19803,11 @@ function checkAclManifests(value) {
   const manifests = {};
   const root2 = checker.object(value, [], "an acl-manifests.json file");
   for (const [key, raw] of Object.entries(root2 ?? {})) {
-    const manifest = checkMember(checker, key, raw);
+    const manifest = checker.object(raw, [key], `manifest "${key}"`);
     if (manifest)
-      manifests[key] = manifest;
+      manifests[key] = checkManifest(checker, manifest, [key], key);
   }
   return { manifests, problems: checker.problems };
-}
-function checkAclManifest(key, raw) {
-  const checker = new Checker();
-  return { manifest: checkMember(checker, key, raw), problems: checker.problems };
-}
-function checkMember(checker, key, raw) {
-  const manifest = checker.object(raw, [key], `manifest "${key}"`);
-  return manifest ? checkManifest(checker, manifest, [key], key) : void 0;
 }
 function checkManifest(checker, raw, base, key) {
   const manifest = {
@@ -20407,11 +20049,9 @@ var init_file_names = __esm({
 // dist/capabilities/load/committed-manifests.js
 function parseCommittedManifest(absolutePath, file, text2, invalidUtf8At) {
   const parse4 = () => {
-    work.manifestsParsed++;
+    sharedLoadWork.manifestsParsed++;
     const document = SourceDocument.parse(absolutePath, file, text2, "json", void 0, invalidUtf8At, CAPABILITY_WORDING);
-    if (!document.ok)
-      return { serial: ++serials, document, manifests: {}, problems: [] };
-    const checked2 = checkedByMember(document.value, text2) ?? checkAclManifests(document.value);
+    const checked2 = document.ok ? checkAclManifests(document.value) : { manifests: {}, problems: [] };
     return { serial: ++serials, document, ...checked2 };
   };
   if (invalidUtf8At !== void 0)
@@ -20419,135 +20059,25 @@ function parseCommittedManifest(absolutePath, file, text2, invalidUtf8At) {
   const parsed = parsedManifests.get(text2, parse4);
   return { ...parsed, document: parsed.document.at(absolutePath, file) };
 }
-function checkedByMember(value, text2) {
-  const split = topLevelMembers(text2);
-  if (!split)
-    return void 0;
-  const texts = new Map(split);
-  const parsed = value;
-  const keys = Object.keys(parsed);
-  if (keys.length !== texts.size || !keys.every((key) => texts.has(key)))
-    return void 0;
-  const manifests = {};
-  const problems2 = [];
-  const members = /* @__PURE__ */ new Map();
-  for (const key of keys) {
-    const member2 = checkedMembers.get(`${key}\0${texts.get(key)}`, () => {
-      work.manifestMembersChecked++;
-      return { serial: ++serials, ...checkAclManifest(key, parsed[key]) };
-    });
-    members.set(key, member2);
-    if (member2.manifest)
-      manifests[key] = member2.manifest;
-    for (const problem of member2.problems)
-      problems2.push(problem);
-  }
-  return { manifests, problems: problems2, members };
-}
 function compareCommittedManifest(parsed, facts, compare2) {
   return comparedManifests.get(`${parsed.serial}\0${facts}`, () => {
-    work.manifestsCompared++;
+    sharedLoadWork.manifestsCompared++;
     return compare2();
   });
 }
-function compareCommittedMember(member2, facts, compare2) {
-  return comparedMembers.get(`${member2.serial}\0${facts}`, () => {
-    work.manifestMembersCompared++;
-    return compare2();
-  });
-}
-function skipWhiteSpace(text2, at) {
-  for (; ; ) {
-    const code = text2.charCodeAt(at);
-    if (code !== 32 && code !== 10 && code !== 13 && code !== 9)
-      return at;
-    at++;
-  }
-}
-function stringEnd(text2, quote3) {
-  for (let at = quote3 + 1; ; ) {
-    const close = text2.indexOf('"', at);
-    if (close === -1)
-      return text2.length;
-    let backslashes = 0;
-    while (text2.charCodeAt(close - 1 - backslashes) === 92)
-      backslashes++;
-    if (backslashes % 2 === 0)
-      return close + 1;
-    at = close + 1;
-  }
-}
-function valueEnd(text2, start) {
-  const first = text2.charCodeAt(start);
-  if (first === 34)
-    return stringEnd(text2, start);
-  let depth = 0;
-  for (let at = start; at < text2.length; at++) {
-    const code = text2.charCodeAt(at);
-    if (code === 34)
-      at = stringEnd(text2, at) - 1;
-    else if (code === 123 || code === 91)
-      depth++;
-    else if (code === 125 || code === 93) {
-      if (depth === 0)
-        return at;
-      if (--depth === 0)
-        return at + 1;
-    } else if (depth === 0 && (code === 44 || code <= 32))
-      return at;
-  }
-  return text2.length;
-}
-function topLevelMembers(text2) {
-  let at = skipWhiteSpace(text2, 0);
-  if (text2.charCodeAt(at) !== 123)
-    return void 0;
-  const members = [];
-  const keys = /* @__PURE__ */ new Set();
-  at = skipWhiteSpace(text2, at + 1);
-  if (text2.charCodeAt(at) === 125)
-    return members;
-  for (; ; ) {
-    if (text2.charCodeAt(at) !== 34)
-      return void 0;
-    const keyEnd = stringEnd(text2, at);
-    const written = text2.slice(at, keyEnd);
-    const key = written.includes("\\") ? JSON.parse(written) : written.slice(1, -1);
-    if (keys.has(key))
-      return void 0;
-    keys.add(key);
-    at = skipWhiteSpace(text2, keyEnd);
-    if (text2.charCodeAt(at) !== 58)
-      return void 0;
-    const start = skipWhiteSpace(text2, at + 1);
-    const end = valueEnd(text2, start);
-    members.push([key, text2.slice(start, end)]);
-    at = skipWhiteSpace(text2, end);
-    const next = text2.charCodeAt(at);
-    if (next === 125)
-      return members;
-    if (next !== 44)
-      return void 0;
-    at = skipWhiteSpace(text2, at + 1);
-  }
-}
-var MAX_PARSED, MAX_COMPARED, MAX_MEMBERS, MAX_COMPARED_MEMBERS, parsedManifests, comparedManifests, checkedMembers, comparedMembers, serials;
+var MAX_PARSED, MAX_COMPARED, parsedManifests, comparedManifests, serials;
 var init_committed_manifests = __esm({
   "dist/capabilities/load/committed-manifests.js"() {
     "use strict";
     init_bounded_memo();
     init_document();
     init_manifest_shape();
-    init_work();
+    init_shared_work();
     init_wording2();
     MAX_PARSED = 32;
     MAX_COMPARED = 64;
-    MAX_MEMBERS = 256;
-    MAX_COMPARED_MEMBERS = 512;
     parsedManifests = new BoundedMemo(MAX_PARSED);
     comparedManifests = new BoundedMemo(MAX_COMPARED);
-    checkedMembers = new BoundedMemo(MAX_MEMBERS);
-    comparedMembers = new BoundedMemo(MAX_COMPARED_MEMBERS);
     serials = 0;
   }
 });
@@ -26011,7 +25541,7 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       hostCrate: project.versions?.crates.get("core")?.crate,
       raw: await loadBuiltinManifests()
     };
-    const compared = compareCommittedManifest(parsed, comparisonFacts(parsed.manifests, context), () => checkedAgainstBuiltins(parsed, builtins2, context));
+    const compared = compareCommittedManifest(parsed, comparisonFacts(parsed.manifests, context), () => checkedAgainstBuiltins(parsed.manifests, builtins2, context));
     for (const difference of compared.differences)
       project.manifestDifferences.push({ ...difference, file, absolutePath: absolute });
     project.catalog.add(compared.manifests, { origin: "manifest", file });
@@ -26107,7 +25637,6 @@ async function readCapabilityFile(absolute, options, maxBytes, problem, tomlPars
     return known.document;
   }
   const format3 = absolute.endsWith(".toml") ? "toml" : "json";
-  work.filesParsed++;
   const document = SourceDocument.parse(absolute, relativeFile(options.cwd, absolute), read.text, format3, format3 === "toml" ? await tomlParser() : void 0, invalidUtf8At, CAPABILITY_WORDING);
   parsed?.set(absolute, { document, invalidUtf8At });
   return document;
@@ -26185,7 +25714,10 @@ function capabilitiesIn(document) {
   made = { capabilities: [], overLimits: [] };
   const budget = new FileBudget();
   for (const object of capabilityObjects(document.value)) {
-    const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath }, budget.entriesLeft);
+    const capability = toCapability(object, {
+      file: document.file,
+      absolutePath: document.absolutePath
+    });
     if (!capability)
       continue;
     made.overLimits.push(...limitCapability(capability, budget));
@@ -26412,8 +25944,7 @@ function comparisonFacts(manifests, context) {
   const built = Object.keys(manifests).map((key) => context.builtFrom(key) ?? null);
   return JSON.stringify([releases, built, context.hostCrate ?? null]);
 }
-function checkedAgainstBuiltins(parsed, builtins2, context) {
-  const manifests = parsed.manifests;
+function checkedAgainstBuiltins(manifests, builtins2, context) {
   const reported = [];
   const out = {};
   const hostCrate = context.hostCrate;
@@ -26425,59 +25956,27 @@ function checkedAgainstBuiltins(parsed, builtins2, context) {
       out[key] = raw;
       continue;
     }
+    const spelling = spellingOfManifest(key, raw) ?? "host";
+    const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
+    const differences = compareManifest(key, manifest, reference, {
+      history: context.history,
+      ...lock ? { locked: lock } : {}
+    });
     const source = built ?? "registry";
-    const compare2 = () => comparedMember(key, raw, reference, { ...context, lock, source, fileSpelling });
-    const member2 = parsed.members?.get(key);
-    const compared = member2 ? compareCommittedMember(member2, memberFacts(reference, context, lock, source, fileSpelling, key), compare2) : compare2();
-    for (const difference of compared.differences)
-      reported.push(difference);
-    out[key] = compared.manifest;
+    if (lock && differences.length && source === "registry")
+      explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+    if (source === "registry")
+      differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
+    for (const difference of differences)
+      reported.push({ ...difference, message: spellQuotedNames(difference.message, fileSpelling) });
+    const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
+    out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
   }
   return { manifests: out, differences: reported };
 }
-function serialOf(object) {
-  if (object === void 0)
-    return 0;
-  let serial = objectSerials.get(object);
-  if (serial === void 0)
-    objectSerials.set(object, serial = ++objectSerial);
-  return serial;
-}
-function memberFacts(reference, context, lock, source, fileSpelling, key) {
-  const newest = Object.prototype.hasOwnProperty.call(context.raw, key) ? context.raw[key] : void 0;
-  return JSON.stringify([
-    serialOf(reference),
-    serialOf(newest),
-    serialOf(context.history),
-    lock ? [lock.crate, lock.version, lock.source] : null,
-    source,
-    fileSpelling
-  ]);
-}
-function comparedMember(key, raw, reference, context) {
-  const { lock, source } = context;
-  const spelling = spellingOfManifest(key, raw) ?? "host";
-  const manifest = spellManifest(key, normalizeManifest(raw), "host");
-  const differences = compareManifest(key, manifest, reference, {
-    history: context.history,
-    ...lock ? { locked: lock } : {}
-  });
-  if (lock && differences.length && source === "registry")
-    explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
-  if (source === "registry")
-    differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
-  const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
-  return {
-    differences: differences.map((difference) => ({
-      ...difference,
-      message: spellQuotedNames(difference.message, context.fileSpelling)
-    })),
-    manifest: spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling)
-  };
-}
-var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY, objectSerials, objectSerial;
+var import_node_fs12, import_node_path18, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, NOT_AN_APP, MAX_NAMED_APPS, relativeFile, contexts, HOST_FOLDER_WALK, documentCapabilities, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
@@ -26503,7 +26002,6 @@ var init_project = __esm({
     init_file_names();
     init_read();
     init_errors();
-    init_work();
     init_committed_manifests();
     init_permission_files();
     init_read_log();
@@ -26524,8 +26022,6 @@ var init_project = __esm({
     };
     documentCapabilities = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
-    objectSerials = /* @__PURE__ */ new WeakMap();
-    objectSerial = 0;
   }
 });
 
@@ -44549,7 +44045,7 @@ var init_diff = __esm({
   "dist/capabilities/queries/diff.js"() {
     "use strict";
     init_glob();
-    init_work2();
+    init_work();
     init_diagnostics();
     init_platforms();
     grantGroup = (grant) => JSON.stringify([grant.command, grant.context, grant.target]);

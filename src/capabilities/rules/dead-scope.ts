@@ -1,8 +1,8 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
-import { expandIdentifier, type Context } from "../engine/index.js";
+import { expandIdentifier, type Context, type ResolvedCommand } from "../engine/index.js";
 import { work } from "../engine/work.js";
-import type { JsonPath } from "../../core/location.js";
+import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 import { entryOf } from "./support/engine-helpers.js";
@@ -483,29 +483,29 @@ function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath
  * Grants of commands that refuse every call without a scope (`shell:allow-execute`, `http:default`),
  * given no scope anywhere that reaches their callers (the entry's own, another grant's for the same
  * origin, or the plugin's global scope): every call is refused at run time. Indexed by origin and by
- * entry: comparing every grant with every other was quadratic in the grants of a command.
+ * entry: comparing every grant with every other was quadratic in the grants of a command. A command
+ * whose grants and global scope an earlier platform model resolves alike gave its findings there
+ * (`modelsToJudge`): its entries are not made again on the later model.
  */
 async function reportUnscopedGrants(context: RuleContext, required: ScopeRequired): Promise<void> {
   if (!context.catalog.has(required.plugin)) return;
   const reported = new Set<string>();
-  for (const model of (await context.resolution()).distinctModels) {
+  for (const { model, settled } of (await context.resolution()).modelsToJudge()) {
     const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
     const deadCommands = required.commands.filter(
       (command) => !globalAllow.some((value) => reaches(required, command, value)),
     );
-    if (deadCommands.length === 0) continue;
-    // Every such command of an entry, for the message, in the table's order.
-    const commandsOf = new Map<string, string[]>();
-    for (const command of deadCommands) {
-      for (const grant of model.allowed.get(command) ?? []) {
-        work.ruleSteps++;
-        const key = entryKey(grant);
-        const commands = commandsOf.get(key);
-        if (!commands) commandsOf.set(key, [command]);
-        else if (!commands.includes(command)) commands.push(command);
-      }
-    }
-    for (const command of deadCommands) {
+    const toJudge = deadCommands.filter((command) => !settled([command], [required.plugin]));
+    if (toJudge.length === 0) continue;
+    /** Every dead command of a grant's entry, for the message, in the table's order. */
+    const deadOf = (grant: ResolvedCommand): string[] =>
+      deadCommands.filter((command) =>
+        model.allowsIn(command, grant.capabilityIndex).some((other) => {
+          work.ruleSteps++;
+          return samePath(other.provenance.path, grant.provenance.path);
+        }),
+      );
+    for (const command of toJudge) {
       const grants = model.allowed.get(command) ?? [];
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
       // borrows nothing from a grant for local pages, nor a local call from a remote-only one.
@@ -528,7 +528,7 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
         const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
         if (reported.has(key)) return;
         reported.add(key);
-        const dead = commandsOf.get(keys[i]!)!;
+        const dead = deadOf(grant);
         const syntax = syntaxOf(source.capability.source);
         // The scope goes on the entry as written; a set such as http:default takes it as well as a single permission.
         const scoped = inlineValue(
