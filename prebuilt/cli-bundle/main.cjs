@@ -10016,18 +10016,11 @@ var init_resolve = __esm({
       globalPatternOf(key) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
-          for (let grant = 0; grant < this.grantExpansions.length; grant++) {
-            const expansion = this.grantExpansions[grant];
-            if (expansion.scopeOnly.length === 0)
-              continue;
-            const on = this.capabilities[this.grantCapabilities[grant]].on;
-            for (const leafIndex of expansion.scopeOnly) {
-              const leaf = expansion.leaves[leafIndex];
-              let masks = masksByKey.get(leaf.key);
-              if (!masks)
-                masksByKey.set(leaf.key, masks = /* @__PURE__ */ new Set());
-              masks.add(on & this.leafOn(leaf));
-            }
+          for (const { contribution, on } of this.globalContributions()) {
+            let masks = masksByKey.get(contribution.key);
+            if (!masks)
+              masksByKey.set(contribution.key, masks = /* @__PURE__ */ new Set());
+            masks.add(on);
           }
           this.globalPatterns = new Map([...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]));
         }
@@ -10095,27 +10088,48 @@ var init_resolve = __esm({
       /** The global scope contributions on one platform: command-less leaves, in the host's order. */
       globalScopeOn(bit) {
         const scopes = /* @__PURE__ */ new Map();
-        for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
-          const expansion = this.grantExpansions[grantIndex];
-          if (expansion.scopeOnly.length === 0 || !(this.capabilities[this.grantCapabilities[grantIndex]].on & 1 << bit))
+        for (const { contribution, on } of this.globalContributions()) {
+          if (!holdsOn(on, bit))
             continue;
-          for (const leafIndex of expansion.scopeOnly) {
-            const leaf = expansion.leaves[leafIndex];
-            if (!(this.leafOn(leaf) & 1 << bit))
-              continue;
-            const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
-            const scope = lists ?? { allow: [], deny: [] };
-            let global = scopes.get(leaf.key);
-            if (!global)
-              scopes.set(leaf.key, global = { allow: [], deny: [], contributions: [] });
-            for (const value of scope.allow)
-              global.allow.push(value);
-            for (const value of scope.deny)
-              global.deny.push(value);
-            global.contributions.push({ key: leaf.key, scope, provenance });
-          }
+          let global = scopes.get(contribution.key);
+          if (!global)
+            scopes.set(contribution.key, global = { allow: [], deny: [], contributions: [] });
+          for (const value of contribution.scope.allow)
+            global.allow.push(value);
+          for (const value of contribution.scope.deny)
+            global.deny.push(value);
+          global.contributions.push(contribution);
         }
         return scopes;
+      }
+      contributions;
+      /**
+       * Every global scope contribution of every platform, with the platforms it holds on, in the host's
+       * order: made once, not once per platform model, and shared by the models (and what rules cache per
+       * contribution scope).
+       */
+      globalContributions() {
+        if (!this.contributions) {
+          this.contributions = [];
+          for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+            const expansion = this.grantExpansions[grantIndex];
+            if (expansion.scopeOnly.length === 0)
+              continue;
+            const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]].on;
+            for (const leafIndex of expansion.scopeOnly) {
+              const leaf = expansion.leaves[leafIndex];
+              const on = capabilityOn & this.leafOn(leaf);
+              if (on === 0)
+                continue;
+              const { provenance, scope } = this.sharedOf(grantIndex, leafIndex);
+              this.contributions.push({
+                contribution: { key: leaf.key, scope: scope ?? { allow: [], deny: [] }, provenance },
+                on
+              });
+            }
+          }
+        }
+        return this.contributions;
       }
       /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
       commandSites() {

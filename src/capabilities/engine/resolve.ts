@@ -26,6 +26,7 @@ import {
   type Context,
   type EntryProvenance,
   type GlobalScope,
+  type GlobalScopeContribution,
   type PatternProblem,
   type ResolutionProblem,
   type ResolvedCapability,
@@ -480,16 +481,10 @@ export class Resolution implements PlatformSource {
   private globalPatternOf(key: string): readonly number[] | undefined {
     if (!this.globalPatterns) {
       const masksByKey = new Map<string, Set<number>>();
-      for (let grant = 0; grant < this.grantExpansions.length; grant++) {
-        const expansion = this.grantExpansions[grant]!;
-        if (expansion.scopeOnly.length === 0) continue;
-        const on = this.capabilities[this.grantCapabilities[grant]!]!.on;
-        for (const leafIndex of expansion.scopeOnly) {
-          const leaf = expansion.leaves[leafIndex]!;
-          let masks = masksByKey.get(leaf.key);
-          if (!masks) masksByKey.set(leaf.key, (masks = new Set()));
-          masks.add(on & this.leafOn(leaf));
-        }
+      for (const { contribution, on } of this.globalContributions()) {
+        let masks = masksByKey.get(contribution.key);
+        if (!masks) masksByKey.set(contribution.key, (masks = new Set()));
+        masks.add(on);
       }
       this.globalPatterns = new Map(
         [...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]),
@@ -573,26 +568,49 @@ export class Resolution implements PlatformSource {
   /** The global scope contributions on one platform: command-less leaves, in the host's order. */
   globalScopeOn(bit: number): Map<string, GlobalScope> {
     const scopes = new Map<string, GlobalScope>();
-    for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
-      const expansion = this.grantExpansions[grantIndex]!;
-      if (
-        expansion.scopeOnly.length === 0 ||
-        !(this.capabilities[this.grantCapabilities[grantIndex]!]!.on & (1 << bit))
-      )
-        continue;
-      for (const leafIndex of expansion.scopeOnly) {
-        const leaf = expansion.leaves[leafIndex]!;
-        if (!(this.leafOn(leaf) & (1 << bit))) continue;
-        const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
-        const scope: ScopeLists = lists ?? { allow: [], deny: [] };
-        let global = scopes.get(leaf.key);
-        if (!global) scopes.set(leaf.key, (global = { allow: [], deny: [], contributions: [] }));
-        for (const value of scope.allow) global.allow.push(value);
-        for (const value of scope.deny) global.deny.push(value);
-        global.contributions.push({ key: leaf.key, scope, provenance });
-      }
+    for (const { contribution, on } of this.globalContributions()) {
+      if (!holdsOn(on, bit)) continue;
+      let global = scopes.get(contribution.key);
+      if (!global)
+        scopes.set(contribution.key, (global = { allow: [], deny: [], contributions: [] }));
+      for (const value of contribution.scope.allow) global.allow.push(value);
+      for (const value of contribution.scope.deny) global.deny.push(value);
+      global.contributions.push(contribution);
     }
     return scopes;
+  }
+
+  private contributions:
+    Array<{ contribution: GlobalScopeContribution; on: PlatformSet }> | undefined;
+
+  /**
+   * Every global scope contribution of every platform, with the platforms it holds on, in the host's
+   * order: made once, not once per platform model, and shared by the models (and what rules cache per
+   * contribution scope).
+   */
+  private globalContributions(): ReadonlyArray<{
+    contribution: GlobalScopeContribution;
+    on: PlatformSet;
+  }> {
+    if (!this.contributions) {
+      this.contributions = [];
+      for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+        const expansion = this.grantExpansions[grantIndex]!;
+        if (expansion.scopeOnly.length === 0) continue;
+        const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]!]!.on;
+        for (const leafIndex of expansion.scopeOnly) {
+          const leaf = expansion.leaves[leafIndex]!;
+          const on = capabilityOn & this.leafOn(leaf);
+          if (on === 0) continue;
+          const { provenance, scope } = this.sharedOf(grantIndex, leafIndex);
+          this.contributions.push({
+            contribution: { key: leaf.key, scope: scope ?? { allow: [], deny: [] }, provenance },
+            on,
+          });
+        }
+      }
+    }
+    return this.contributions;
   }
 
   /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
