@@ -6857,6 +6857,7 @@ var init_broad_remote = __esm({
       security: { severity: 8.1, cwe: [942] },
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         broadPattern: 'remote URL pattern "{{url}}" matches {{reach}}, so {{who}} can use capability "{{capability}}"'
       },
@@ -6896,54 +6897,6 @@ var init_broad_remote = __esm({
   }
 });
 
-// dist/capabilities/engine/platform-set.js
-function everyPlatform(count) {
-  return (1 << count) - 1;
-}
-function onlyPlatform(bit) {
-  return 1 << bit;
-}
-function holdsOn(set, bit) {
-  return (set & 1 << bit) !== 0;
-}
-function firstPlatform(set) {
-  return 31 - Math.clz32(set & -set);
-}
-function platformSetOf(listed2, platforms) {
-  if (listed2 === void 0)
-    return everyPlatform(platforms.length);
-  let set = 0;
-  platforms.forEach((platform, bit) => {
-    if (listed2.includes(platform))
-      set |= onlyPlatform(bit);
-  });
-  return set;
-}
-function platformNames(set, platforms) {
-  return platforms.filter((_2, bit) => holdsOn(set, bit));
-}
-function splitAlike(within, keyOf) {
-  const sets = [];
-  const keys = [];
-  for (let rest = within; rest !== 0; rest &= rest - 1) {
-    const bit = firstPlatform(rest);
-    const key = keyOf(bit);
-    const known = keys.indexOf(key);
-    if (known >= 0)
-      sets[known] |= onlyPlatform(bit);
-    else {
-      keys.push(key);
-      sets.push(onlyPlatform(bit));
-    }
-  }
-  return sets;
-}
-var init_platform_set = __esm({
-  "dist/capabilities/engine/platform-set.js"() {
-    "use strict";
-  }
-});
-
 // dist/capabilities/catalog/types.js
 var APP_KEY;
 var init_types2 = __esm({
@@ -6975,6 +6928,20 @@ function commandName(key, command) {
 }
 function qualifiedIdentifier(key, name) {
   return key === APP_KEY ? name : `${key}:${name}`;
+}
+function platformMask(listed2, platforms) {
+  const all = (1 << platforms.length) - 1;
+  if (listed2 === void 0)
+    return all;
+  let mask = 0;
+  platforms.forEach((platform, bit) => {
+    if (listed2.includes(platform))
+      mask |= 1 << bit;
+  });
+  return mask;
+}
+function platformsOf(mask, platforms) {
+  return platforms.filter((_2, bit) => mask & 1 << bit);
 }
 var init_model = __esm({
   "dist/capabilities/engine/model.js"() {
@@ -7501,93 +7468,9 @@ function dangerousGrants(model) {
   }
   return grants;
 }
-async function dangerousGrantsOnEveryPlatform(resolution) {
-  const tools2 = patternTools = await loadRemotePatternTools();
-  const out = [];
-  const granters = /* @__PURE__ */ new Set();
-  for (const danger of DANGERS)
-    for (const command of danger.commands)
-      for (const index of resolution.grantersOf(command))
-        granters.add(index);
-  const platformOf = (bit) => resolution.platforms[bit];
-  const sameScope = (keys, a2, b2) => keys.every((key) => resolution.sameGlobalScope(key, platformOf(a2), platformOf(b2)));
-  const lendingAnswers = /* @__PURE__ */ new Map();
-  const sameLent = (danger, keys, a2, b2) => {
-    if (sameScope(keys, a2, b2))
-      return true;
-    const memo = `${danger.id}\0${a2}\0${b2}`;
-    let same = lendingAnswers.get(memo);
-    if (same === void 0) {
-      const [modelA, modelB] = [
-        resolution.modelFor(onlyPlatform(a2)),
-        resolution.modelFor(onlyPlatform(b2))
-      ];
-      same = keys.every((key) => sameLending(modelA, modelB, danger, key));
-      lendingAnswers.set(memo, same);
-    }
-    return same;
-  };
-  for (const capabilityIndex of [...granters].sort((a2, b2) => a2 - b2)) {
-    const { capability } = resolution.capabilities[capabilityIndex].resolved;
-    let exposure = null;
-    for (const danger of DANGERS) {
-      const keys = danger.broad ? dangerKeys(danger) : [];
-      const judged3 = [];
-      const effectiveOn = (on) => {
-        const model = resolution.modelFor(on);
-        const local = resolution.indexIn(on, capabilityIndex);
-        const effective = danger.commands.filter((command) => !(resolution.deniedOn(command) & on)).flatMap((command) => model.allowsIn(command, local));
-        return { model, local, effective };
-      };
-      const judge = (on, known = effectiveOn(on)) => {
-        const { model, local, effective } = known;
-        if (effective.length === 0)
-          return;
-        const judgedBefore = judged3.some((before) => sameJudgement(resolution, danger, keys, before, { model, effective }));
-        judged3.push({ model, effective });
-        if (judgedBefore)
-          return;
-        const found = judgeDanger(model, local, capability, danger, effective);
-        if (!found)
-          return;
-        if (exposure === null)
-          exposure = exposureOf(capability, tools2);
-        if (exposure)
-          found.exposure = exposure;
-        out.push({ found, on, model });
-      };
-      for (const granted of resolution.alikeFor(capabilityIndex, danger.commands)) {
-        if (!danger.broad) {
-          judge(granted);
-          continue;
-        }
-        for (const lent of splitBySame(granted, (a2, b2) => sameLent(danger, keys, a2, b2))) {
-          const known = effectiveOn(lent);
-          if (!known.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0))
-            judge(lent, known);
-          else
-            for (const on of splitBySame(lent, (a2, b2) => sameScope(keys, a2, b2)))
-              judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
-        }
-      }
-    }
-  }
-  return out;
-}
-function splitBySame(set, same) {
-  const representatives = [];
-  return splitAlike(set, (bit) => {
-    const known = representatives.findIndex((before) => same(before, bit));
-    return known >= 0 ? known : representatives.push(bit) - 1;
-  });
-}
-function sameJudgement(resolution, danger, keys, a2, b2) {
-  if (!sameGrants(a2.effective, b2.effective))
-    return false;
-  if (!danger.broad)
-    return true;
-  const ownDeny = b2.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
-  return keys.every((key) => resolution.sameGlobalScope(key, a2.model.platform, b2.model.platform) || !ownDeny && sameLending(a2.model, b2.model, danger, key));
+async function dangerousGrantsExcept(model, skip, earlier = []) {
+  patternTools = await loadRemotePatternTools();
+  return findDangers(model, patternTools, skip, earlier);
 }
 function sameGrants(a2, b2) {
   if (a2.length !== b2.length)
@@ -7605,10 +7488,32 @@ function dangerKeys(danger) {
     ...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))
   ];
 }
-function findDangers(model, tools2) {
+function findDangers(model, tools2, skip, earlier = []) {
   const out = [];
+  const judgedHere = /* @__PURE__ */ new Map();
+  judgedGrants.set(model, judgedHere);
+  const globalHits = globalHitCacheOf(model);
+  const sameLent = earlier.map(() => /* @__PURE__ */ new Map());
+  const judgedBefore = (capability, danger, effective) => earlier.some((before, i) => {
+    const grants = judgedGrants.get(before.model)?.get(capability)?.get(danger);
+    if (!grants || !sameGrants(grants, effective))
+      return false;
+    if (!danger.broad)
+      return true;
+    const ownDeny = effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
+    return dangerKeys(danger).every((key) => {
+      const memo = `${danger.id}\0${key}\0${ownDeny}`;
+      let same = sameLent[i].get(memo);
+      if (same === void 0) {
+        same = before.sameGlobalScope(key) || !ownDeny && sameLending(before.model, model, danger, key);
+        sameLent[i].set(memo, same);
+      }
+      return same;
+    });
+  });
   const byCapability = /* @__PURE__ */ new Map();
-  for (const danger of DANGERS) {
+  const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
+  for (const danger of asked) {
     for (const command of danger.commands) {
       let capabilityIndex = -1;
       let grants = [];
@@ -7638,6 +7543,8 @@ function findDangers(model, tools2) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
+    const judged3 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -7645,9 +7552,65 @@ function findDangers(model, tools2) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      const found = judgeDanger(model, capabilityIndex, capability, danger, effective);
-      if (!found)
+      judged3.set(danger, effective);
+      if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
+      let first = effective[0];
+      let reach = "";
+      let scopeEntry;
+      let commandLine = false;
+      const hits = new Set(danger.broad ? [] : effective);
+      if (danger.broad) {
+        const matches = [];
+        const lenders = [];
+        let hitGrant;
+        const judgedLeaves = /* @__PURE__ */ new Map();
+        for (const grant of effective) {
+          const before = judgedLeaves.get(grant.provenance);
+          if (before && before.scope === grant.scope && before.key === grant.key) {
+            if (before.hit)
+              hits.add(grant);
+            continue;
+          }
+          const { own: own3, global } = broadScope(model, danger, grant, globalHits);
+          const hit = (own3.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
+          if (!before)
+            judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+          if (!hit)
+            continue;
+          hitGrant ??= grant;
+          hits.add(grant);
+          matches.push(own3, global.matches);
+          lenders.push(global.lenders);
+          commandLine ||= global.commandLine || danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine);
+          const lending = own3.length === 0 ? global.entries.get(capability.identifier) : void 0;
+          if (lending && !samePath(lending.path, grant.provenance.path))
+            scopeEntry ??= lending;
+        }
+        if (!hitGrant)
+          continue;
+        first = hitGrant;
+        reach = quotedUnion(matches);
+        const lent = quotedUnion(lenders, capability.identifier);
+        if (lent)
+          reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
+      }
+      if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
+        continue;
+      const reached = effective.filter((g) => hits.has(g));
+      const found = {
+        danger,
+        capability,
+        capabilityIndex,
+        grant: first,
+        grants: reached,
+        commands: [...new Set(reached.map((g) => g.command))],
+        at: entryPath(capability, (scopeEntry ?? first.provenance).path),
+        reach,
+        commandLine
+      };
+      if (scopeEntry)
+        found.scopeEntry = scopeEntry;
       if (exposure === null)
         exposure = exposureOf(capability, tools2);
       if (exposure)
@@ -7656,66 +7619,6 @@ function findDangers(model, tools2) {
     }
   }
   return out;
-}
-function judgeDanger(model, capabilityIndex, capability, danger, effective) {
-  const globalHits = globalHitCacheOf(model);
-  let first = effective[0];
-  let reach = "";
-  let scopeEntry;
-  let commandLine = false;
-  const hits = new Set(danger.broad ? [] : effective);
-  if (danger.broad) {
-    const matches = [];
-    const lenders = [];
-    let hitGrant;
-    const judgedLeaves = /* @__PURE__ */ new Map();
-    for (const grant of effective) {
-      const before = judgedLeaves.get(grant.provenance);
-      if (before && before.scope === grant.scope && before.key === grant.key) {
-        if (before.hit)
-          hits.add(grant);
-        continue;
-      }
-      const { own: own3, global } = broadScope(model, danger, grant, globalHits);
-      const hit = (own3.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
-      if (!before)
-        judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
-      if (!hit)
-        continue;
-      hitGrant ??= grant;
-      hits.add(grant);
-      matches.push(own3, global.matches);
-      lenders.push(global.lenders);
-      commandLine ||= global.commandLine || danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine);
-      const lending = own3.length === 0 ? global.entries.get(capability.identifier) : void 0;
-      if (lending && !samePath(lending.path, grant.provenance.path))
-        scopeEntry ??= lending;
-    }
-    if (!hitGrant)
-      return void 0;
-    first = hitGrant;
-    reach = quotedUnion(matches);
-    const lent = quotedUnion(lenders, capability.identifier);
-    if (lent)
-      reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
-  }
-  if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
-    return void 0;
-  const reached = effective.filter((g) => hits.has(g));
-  const found = {
-    danger,
-    capability,
-    capabilityIndex,
-    grant: first,
-    grants: reached,
-    commands: [...new Set(reached.map((g) => g.command))],
-    at: entryPath(capability, (scopeEntry ?? first.provenance).path),
-    reach,
-    commandLine
-  };
-  if (scopeEntry)
-    found.scopeEntry = scopeEntry;
-  return found;
 }
 function globalHitCacheOf(model) {
   let cache2 = globalHitCaches.get(model);
@@ -7751,45 +7654,9 @@ function broadScope(model, danger, grant, cache2) {
 }
 function globalDenyOf(model, key, cache2) {
   let denied = cache2.deniedByKey.get(key);
-  if (!denied) {
-    const made = /* @__PURE__ */ new Set();
-    for (const contribution of model.globalScope.get(key)?.contributions ?? [])
-      for (const value of canonicalDenies(contribution.scope))
-        made.add(value);
-    cache2.deniedByKey.set(key, denied = made);
-  }
+  if (!denied)
+    cache2.deniedByKey.set(key, denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical)));
   return denied;
-}
-function canonicalDenies(scope) {
-  if (scope.deny.length === 0)
-    return NO_HITS;
-  let denies = deniesOfScope.get(scope);
-  if (!denies)
-    deniesOfScope.set(scope, denies = scope.deny.map(canonical));
-  return denies;
-}
-function scopeHitsOf(danger, scope) {
-  let byScope = hitsOfScope.get(danger);
-  if (!byScope)
-    hitsOfScope.set(danger, byScope = /* @__PURE__ */ new WeakMap());
-  let hits = byScope.get(scope);
-  if (!hits) {
-    const broad = danger.broad;
-    const made = [];
-    for (const value of scope.allow) {
-      work.scopeValues++;
-      const hit = broad(value);
-      if (hit === void 0)
-        continue;
-      made.push({
-        hit,
-        key: canonical(value),
-        commandLine: danger.id === "shell" && anyCommandLine(value)
-      });
-    }
-    byScope.set(scope, hits = made);
-  }
-  return hits;
 }
 function notDenied(value, globalDenied, ownDenied) {
   if (globalDenied.size === 0 && !ownDenied)
@@ -7804,17 +7671,20 @@ function globalHitsOf(model, danger, key, cache2, ownDenied) {
   const known = ownDenied ? void 0 : byKey.get(key);
   if (known)
     return known;
+  const broad = danger.broad;
   const globalDenied = globalDenyOf(model, key, cache2);
   const matches = /* @__PURE__ */ new Set();
   const lenders = /* @__PURE__ */ new Set();
   const entries = /* @__PURE__ */ new Map();
   let commandLine = false;
   for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
-    for (const { hit, key: valueKey, commandLine: anyLine } of scopeHitsOf(danger, contribution.scope)) {
-      if (globalDenied.has(valueKey) || ownDenied?.has(valueKey))
+    for (const value of contribution.scope.allow) {
+      work.scopeValues++;
+      const hit = broad(value);
+      if (hit === void 0 || !notDenied(value, globalDenied, ownDenied))
         continue;
       matches.add(hit);
-      commandLine ||= anyLine;
+      commandLine ||= danger.id === "shell" && anyCommandLine(value);
       if (contribution.provenance.capability !== void 0) {
         lenders.add(contribution.provenance.capability);
         if (!entries.has(contribution.provenance.capability))
@@ -7946,14 +7816,13 @@ function runsSomewhere(model, grant, capability) {
     byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
   return runnable;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, globalHitCaches, NO_HITS, deniesOfScope, hitsOfScope, MAX_VALUES, globalBroad, globalRunnable;
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalBroad, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
     init_location();
     init_json();
     init_capability();
-    init_platform_set();
     init_normalize();
     init_work();
     init_glob();
@@ -8047,10 +7916,9 @@ var init_dangers = __esm({
       }
     ];
     computed = /* @__PURE__ */ new WeakMap();
+    judgedGrants = /* @__PURE__ */ new WeakMap();
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
-    deniesOfScope = /* @__PURE__ */ new WeakMap();
-    hitsOfScope = /* @__PURE__ */ new WeakMap();
     MAX_VALUES = 256;
     globalBroad = /* @__PURE__ */ new WeakMap();
     globalRunnable = /* @__PURE__ */ new WeakMap();
@@ -8140,31 +8008,34 @@ var init_dangerous_permission = __esm({
       },
       async check(context) {
         const resolution = await context.resolution();
-        for (const { found, model } of await dangerousGrantsOnEveryPlatform(resolution)) {
-          const { danger, grant, scopeEntry, reach } = found;
-          const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-          const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
-          const where3 = platformWording(model, found, platforms, fsOption(context.project));
-          const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
-          const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
-          const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
-          context.report({
-            at: found.capability.source,
-            path: found.at,
-            // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
-            escalate: found.exposure?.kind === "remote",
-            // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
-            messageId: "dangerousGrant",
-            data: {
-              danger: danger.id,
-              permission: grant.provenance.chain[0],
-              commandList: listed2,
-              scopedBy,
-              where: exposureText(found),
-              impact
-            },
-            hint: hintFor(found.exposure)
-          });
+        for (const { model, earlier, settled } of resolution.modelsToJudge()) {
+          const founds = earlier.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, (danger) => settled(danger.commands, dangerKeys(danger)), earlier);
+          for (const found of founds) {
+            const { danger, grant, scopeEntry, reach } = found;
+            const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
+            const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
+            const where3 = platformWording(model, found, platforms, fsOption(context.project));
+            const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
+            const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
+            const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
+            context.report({
+              at: found.capability.source,
+              path: found.at,
+              // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
+              escalate: found.exposure?.kind === "remote",
+              // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
+              messageId: "dangerousGrant",
+              data: {
+                danger: danger.id,
+                permission: grant.provenance.chain[0],
+                commandList: listed2,
+                scopedBy,
+                where: exposureText(found),
+                impact
+              },
+              hint: hintFor(found.exposure)
+            });
+          }
         }
       }
     });
@@ -8986,11 +8857,11 @@ var init_catalog = __esm({
       /** Every identifier a capability can reference, in the form it is written there. */
       allIdentifiers() {
         if (!this.identifierCache) {
-          const ids = [];
+          const ids2 = [];
           for (const key of this.keys())
             for (const item of this.identifiersOf(key))
-              ids.push(item);
-          this.identifierCache = ids;
+              ids2.push(item);
+          this.identifierCache = ids2;
         }
         return this.identifierCache;
       }
@@ -8999,14 +8870,14 @@ var init_catalog = __esm({
         if (!manifest)
           return [];
         const prefix2 = key === APP_KEY ? "" : `${key}:`;
-        const ids = [];
+        const ids2 = [];
         if (manifest.default_permission)
-          ids.push(`${prefix2}default`);
+          ids2.push(`${prefix2}default`);
         for (const id of Object.keys(manifest.permission_sets))
-          ids.push(prefix2 + id);
+          ids2.push(prefix2 + id);
         for (const id of Object.keys(manifest.permissions))
-          ids.push(prefix2 + id);
-        return ids;
+          ids2.push(prefix2 + id);
+        return ids2;
       }
       isKnownIdentifier(identifier) {
         let known = this.known.get(identifier);
@@ -9134,10 +9005,10 @@ var init_expand = __esm({
       }
     };
     chainToArray = (chain2) => {
-      const ids = [];
+      const ids2 = [];
       for (let node = chain2; node; node = node.rest)
-        ids.push(node.id);
-      return ids;
+        ids2.push(node.id);
+      return ids2;
     };
     expanders = /* @__PURE__ */ new WeakMap();
     SetExpander = class {
@@ -9303,10 +9174,10 @@ var init_expand = __esm({
         const result = { leaves: [], problems: [], cyclic: false };
         const seenProblems = /* @__PURE__ */ new Set();
         const addProblem = (problem, chain2) => {
-          const identity = JSON.stringify(problem);
-          if (seenProblems.has(identity))
+          const identity2 = JSON.stringify(problem);
+          if (seenProblems.has(identity2))
             return;
-          seenProblems.add(identity);
+          seenProblems.add(identity2);
           result.problems.push({ problem, chain: chain2 });
         };
         for (const member2 of set.permissions) {
@@ -9391,10 +9262,6 @@ var init_platform_model = __esm({
       }
       get inactive() {
         return this.inactiveCache ??= this.resolution.inactiveOn(this.bit);
-      }
-      /** Where capability `resolutionIndex` (into the resolution's capabilities) is in `capabilities`; -1 when inactive here. */
-      localIndexOf(resolutionIndex) {
-        return this.localIndex[resolutionIndex] ?? -1;
       }
       get globalScope() {
         return this.globalCache ??= this.resolution.globalScopeOn(this.bit);
@@ -9657,14 +9524,13 @@ var init_resolve = __esm({
     init_glob();
     init_origin();
     init_model();
-    init_platform_set();
     init_platform_model();
     Resolution = class {
       catalog;
       platforms;
       /** Capabilities active on at least one platform, in identifier order, each with its platform bits. */
       capabilities;
-      /** Capabilities in identifier order that are inactive on some platform, with the platforms they are active on. */
+      /** Capabilities in identifier order that are inactive on some platform, with the bits they are active on. */
       partlyInactive = [];
       /** Problems of every capability entry, each once, with the platforms it holds on. */
       problems = [];
@@ -9682,9 +9548,6 @@ var init_resolve = __esm({
       /** Grant indices per expansion: the entries that name one identifier. */
       grantsOf = /* @__PURE__ */ new Map();
       leafBits = /* @__PURE__ */ new Map();
-      /** Per platform bit, the shared data of its model, and the distinct model that rules judge it on. */
-      coreOfBit = [];
-      distinctModelOfBit;
       sites;
       /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
       shared = /* @__PURE__ */ new Map();
@@ -9697,10 +9560,10 @@ var init_resolve = __esm({
         this.platforms = platforms;
         const expander = expanderFor(catalog);
         const ordered = [...input.capabilities].sort((a2, b2) => compareCodePoints(a2.identifier, b2.identifier));
-        const all = everyPlatform(platforms.length);
+        const all = (1 << platforms.length) - 1;
         const capabilities = [];
         for (const capability of ordered) {
-          const on = platformSetOf(capability.platforms && valuesOf(capability.platforms), platforms) & platformSetOf(capability.configPlatforms, platforms);
+          const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms) & platformMask(capability.configPlatforms, platforms);
           if (on !== all)
             this.partlyInactive.push({ capability, on });
           if (on === 0)
@@ -9721,7 +9584,7 @@ var init_resolve = __esm({
                 file: capability.source.file,
                 path: entry.path,
                 identifier: entry.identifier,
-                platforms: names ??= platformNames(on, platforms)
+                platforms: names ??= platformsOf(on, platforms)
               });
             }
             let users = this.grantsOf.get(expansion);
@@ -9736,15 +9599,14 @@ var init_resolve = __esm({
         this.firstGrant.push(this.grantEntries.length);
         this.capabilities = capabilities;
         const signatures = platforms.map((_2, bit) => this.signatureOf(bit));
-        const cores = this.coreOfBit;
+        const cores = [];
         this.models = platforms.map((platform, bit) => {
           const same = signatures.indexOf(signatures[bit]);
           const core = same < bit ? cores[same] : new ModelCore(this, bit);
           cores[bit] = core;
           return new PlatformModel(core, platform);
         });
-        this.distinctModelOfBit = platforms.map((_2, bit) => this.models[signatures.indexOf(signatures[bit])]);
-        this.distinctModels = this.models.filter((model, bit) => this.distinctModelOfBit[bit] === model);
+        this.distinctModels = this.models.filter((_2, bit) => signatures.indexOf(signatures[bit]) === bit);
       }
       /**
        * One model per group of platforms that resolve alike, in platform order: a rule that reports what
@@ -9798,101 +9660,11 @@ var init_resolve = __esm({
               signature2 += held(this.leafOn(leaf));
         return signature2;
       }
-      /** The model a set of platforms is judged on: the distinct model of its first platform. */
-      modelFor(on) {
-        return this.distinctModelOfBit[firstPlatform(on)];
-      }
-      /** Where capability `index` (into `capabilities`) is in the capabilities of `modelFor(on)`; -1 when it is inactive there. */
-      indexIn(on, index) {
-        return this.coreOfBit[firstPlatform(on)].localIndexOf(index);
-      }
-      /**
-       * The platforms capability `index` is active on, split into the sets on which its own grants of
-       * `commands` and whether anything denies the commands it grants are alike, in platform order; none
-       * when it grants none of the commands. On each set the capability has the same effective grants of
-       * these commands: a rule judges the set once, on `modelFor(set)`, instead of once per platform model.
-       */
-      alikeFor(index, commands) {
-        const { on } = this.capabilities[index];
-        const ownLeaves = [];
-        const granted = [];
-        const [first, end] = this.grantRange(index);
-        for (const command of commands) {
-          const leavesOf = this.allowLeavesOf(command);
-          let grants = false;
-          for (let grant = first; grant < end; grant++) {
-            const leaves = leavesOf.get(this.grantExpansions[grant]);
-            if (!leaves)
-              continue;
-            grants = true;
-            for (const leaf of leaves)
-              ownLeaves.push(leaf & on);
-          }
-          if (grants)
-            granted.push(command);
-        }
-        if (granted.length === 0)
-          return [];
-        const denials = granted.map((command) => this.deniedOn(command));
-        return splitAlike(on, (bit) => {
-          let key = "";
-          for (const set of ownLeaves)
-            key += holdsOn(set, bit) ? "1" : "0";
-          key += "|";
-          for (const set of denials)
-            key += holdsOn(set, bit) ? "1" : "0";
-          return key;
-        });
-      }
-      /** The capabilities (indices into `capabilities`, in order) with an entry whose expansion allows `command` on some platform. */
-      grantersOf(command) {
-        const found = /* @__PURE__ */ new Set();
-        for (const expansion of this.allowLeavesOf(command).keys())
-          for (const grant of this.grantsOf.get(expansion))
-            found.add(this.grantCapabilities[grant]);
-        return [...found].sort((a2, b2) => a2 - b2);
-      }
-      /** The platforms on which something denies `command`: an active capability with a context holds a deny of it there. */
-      deniedOn(command) {
-        let set = this.denials.get(command);
-        if (set === void 0) {
-          set = 0;
-          for (const site of this.commandSites().deny.get(command) ?? []) {
-            const leaf = this.leafOn(site.expansion.leaves[site.leaf]);
-            for (const grant of this.grantsOf.get(site.expansion)) {
-              const { resolved, on } = this.capabilities[this.grantCapabilities[grant]];
-              if (resolved.contexts.length > 0)
-                set |= on & leaf;
-            }
-          }
-          this.denials.set(command, set);
-        }
-        return set;
-      }
-      denials = /* @__PURE__ */ new Map();
-      allowLeaves = /* @__PURE__ */ new Map();
-      /** The platforms of each leaf that allows `command`, by the expansion it belongs to. */
-      allowLeavesOf(command) {
-        let byExpansion = this.allowLeaves.get(command);
-        if (!byExpansion) {
-          byExpansion = /* @__PURE__ */ new Map();
-          for (const site of this.commandSites().allow.get(command) ?? []) {
-            const set = this.leafOn(site.expansion.leaves[site.leaf]);
-            const sets = byExpansion.get(site.expansion);
-            if (sets)
-              sets.push(set);
-            else
-              byExpansion.set(site.expansion, [set]);
-          }
-          this.allowLeaves.set(command, byExpansion);
-        }
-        return byExpansion;
-      }
       /** The platforms a leaf permission holds on. */
       leafOn(leaf) {
         let bits = this.leafBits.get(leaf);
         if (bits === void 0)
-          this.leafBits.set(leaf, bits = platformSetOf(leaf.permission.platforms, this.platforms));
+          this.leafBits.set(leaf, bits = platformMask(leaf.permission.platforms, this.platforms));
         return bits;
       }
       /** Capabilities inactive on the platform of bit `bit`, in identifier order. */
@@ -10009,22 +9781,25 @@ var init_resolve = __esm({
       }
       /** Whether the global scope of manifest `key` is the same on two of the resolved platforms. */
       sameGlobalScope(key, platformA, platformB) {
-        const pattern = this.globalPatternOf(key);
-        return pattern === void 0 || this.samePlatforms(pattern, platformA, platformB);
-      }
-      /** Per platform bit, which of the global scope's distinct contributions hold there; undefined when nothing contributes to it. */
-      globalPatternOf(key) {
         if (!this.globalPatterns) {
           const masksByKey = /* @__PURE__ */ new Map();
-          for (const { contribution, on } of this.globalContributions()) {
-            let masks = masksByKey.get(contribution.key);
-            if (!masks)
-              masksByKey.set(contribution.key, masks = /* @__PURE__ */ new Set());
-            masks.add(on);
+          for (let grant = 0; grant < this.grantExpansions.length; grant++) {
+            const expansion = this.grantExpansions[grant];
+            if (expansion.scopeOnly.length === 0)
+              continue;
+            const on = this.capabilities[this.grantCapabilities[grant]].on;
+            for (const leafIndex of expansion.scopeOnly) {
+              const leaf = expansion.leaves[leafIndex];
+              let masks = masksByKey.get(leaf.key);
+              if (!masks)
+                masksByKey.set(leaf.key, masks = /* @__PURE__ */ new Set());
+              masks.add(on & this.leafOn(leaf));
+            }
           }
           this.globalPatterns = new Map([...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]));
         }
-        return this.globalPatterns.get(key);
+        const pattern = this.globalPatterns.get(key);
+        return pattern === void 0 || this.samePlatforms(pattern, platformA, platformB);
       }
       /** Per platform bit, which of the distinct masks hold it: two platforms with equal patterns see the same grants. */
       bitPatterns(masks) {
@@ -10088,48 +9863,27 @@ var init_resolve = __esm({
       /** The global scope contributions on one platform: command-less leaves, in the host's order. */
       globalScopeOn(bit) {
         const scopes = /* @__PURE__ */ new Map();
-        for (const { contribution, on } of this.globalContributions()) {
-          if (!holdsOn(on, bit))
+        for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+          const expansion = this.grantExpansions[grantIndex];
+          if (expansion.scopeOnly.length === 0 || !(this.capabilities[this.grantCapabilities[grantIndex]].on & 1 << bit))
             continue;
-          let global = scopes.get(contribution.key);
-          if (!global)
-            scopes.set(contribution.key, global = { allow: [], deny: [], contributions: [] });
-          for (const value of contribution.scope.allow)
-            global.allow.push(value);
-          for (const value of contribution.scope.deny)
-            global.deny.push(value);
-          global.contributions.push(contribution);
-        }
-        return scopes;
-      }
-      contributions;
-      /**
-       * Every global scope contribution of every platform, with the platforms it holds on, in the host's
-       * order: made once, not once per platform model, and shared by the models (and what rules cache per
-       * contribution scope).
-       */
-      globalContributions() {
-        if (!this.contributions) {
-          this.contributions = [];
-          for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
-            const expansion = this.grantExpansions[grantIndex];
-            if (expansion.scopeOnly.length === 0)
+          for (const leafIndex of expansion.scopeOnly) {
+            const leaf = expansion.leaves[leafIndex];
+            if (!(this.leafOn(leaf) & 1 << bit))
               continue;
-            const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]].on;
-            for (const leafIndex of expansion.scopeOnly) {
-              const leaf = expansion.leaves[leafIndex];
-              const on = capabilityOn & this.leafOn(leaf);
-              if (on === 0)
-                continue;
-              const { provenance, scope } = this.sharedOf(grantIndex, leafIndex);
-              this.contributions.push({
-                contribution: { key: leaf.key, scope: scope ?? { allow: [], deny: [] }, provenance },
-                on
-              });
-            }
+            const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
+            const scope = lists ?? { allow: [], deny: [] };
+            let global = scopes.get(leaf.key);
+            if (!global)
+              scopes.set(leaf.key, global = { allow: [], deny: [], contributions: [] });
+            for (const value of scope.allow)
+              global.allow.push(value);
+            for (const value of scope.deny)
+              global.deny.push(value);
+            global.contributions.push({ key: leaf.key, scope, provenance });
           }
         }
-        return this.contributions;
+        return scopes;
       }
       /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
       commandSites() {
@@ -10465,13 +10219,13 @@ var init_access = __esm({
           let id = signatureIds.get(signature2);
           if (id === void 0) {
             signatureIds.set(signature2, id = signatureIds.size);
-            const ids = [...capability.windows, ...capability.webviews].map((pattern) => {
+            const ids2 = [...capability.windows, ...capability.webviews].map((pattern) => {
               let patternId = patternIds.get(pattern);
               if (patternId === void 0)
                 patternIds.set(pattern, patternId = patternIds.size);
               return patternId;
             });
-            signaturePatterns.push(Int32Array.from(ids));
+            signaturePatterns.push(Int32Array.from(ids2));
           }
           return id;
         });
@@ -10839,17 +10593,24 @@ async function reportUnscopedGrants(context, required2) {
   if (!context.catalog.has(required2.plugin))
     return;
   const reported = /* @__PURE__ */ new Set();
-  for (const { model, settled } of (await context.resolution()).modelsToJudge()) {
+  for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get(required2.plugin)?.allow ?? [];
     const deadCommands = required2.commands.filter((command) => !globalAllow.some((value) => reaches(required2, command, value)));
-    const toJudge = deadCommands.filter((command) => !settled([command], [required2.plugin]));
-    if (toJudge.length === 0)
+    if (deadCommands.length === 0)
       continue;
-    const deadOf = (grant) => deadCommands.filter((command) => model.allowsIn(command, grant.capabilityIndex).some((other) => {
-      work.ruleSteps++;
-      return samePath(other.provenance.path, grant.provenance.path);
-    }));
-    for (const command of toJudge) {
+    const commandsOf = /* @__PURE__ */ new Map();
+    for (const command of deadCommands) {
+      for (const grant of model.allowed.get(command) ?? []) {
+        work.ruleSteps++;
+        const key = entryKey(grant);
+        const commands = commandsOf.get(key);
+        if (!commands)
+          commandsOf.set(key, [command]);
+        else if (!commands.includes(command))
+          commands.push(command);
+      }
+    }
+    for (const command of deadCommands) {
       const grants = model.allowed.get(command) ?? [];
       const scopedReaches = /* @__PURE__ */ new Set();
       for (const grant of grants)
@@ -10873,7 +10634,7 @@ async function reportUnscopedGrants(context, required2) {
         if (reported.has(key))
           return;
         reported.add(key);
-        const dead = deadOf(grant);
+        const dead = commandsOf.get(keys[i]);
         const syntax = syntaxOf(source.capability.source);
         const scoped = inlineValue({ identifier: source.entry.identifier, allow: [exampleFor(required2, dead[0])] }, syntax);
         context.report({
@@ -10902,7 +10663,6 @@ var init_dead_scope = __esm({
     init_types2();
     init_engine();
     init_work();
-    init_location();
     init_json();
     init_engine_helpers();
     init_syntax();
@@ -11364,7 +11124,6 @@ var init_deny_applies_globally = __esm({
       },
       async check(context) {
         const resolution = await context.resolution();
-        const reported = /* @__PURE__ */ new Map();
         for (const { model, command } of resolution.commandsToJudge((model2) => model2.denied.keys())) {
           const denies = model.denied.get(command);
           const allowers = model.allowers(command);
@@ -11395,14 +11154,6 @@ var init_deny_applies_globally = __esm({
             });
             if (victims.count > names.length)
               names.push(`${victims.count - names.length} more`);
-            const others = `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`;
-            let before = reported.get(source.capability);
-            if (!before)
-              reported.set(source.capability, before = /* @__PURE__ */ new Set());
-            const finding = `${JSON.stringify(deny.provenance.path)}\0${command}\0${others}`;
-            if (before.has(finding))
-              continue;
-            before.add(finding);
             context.report({
               at: source.capability.source,
               path: entryPath(source.capability, deny.provenance.path),
@@ -11412,7 +11163,7 @@ var init_deny_applies_globally = __esm({
                 capability: source.capability.identifier,
                 reach: describeReach2(source.capability),
                 framework: context.catalog.framework,
-                others
+                others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`
               },
               hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it"
             });
@@ -11520,6 +11271,7 @@ var init_duplicate_permission = __esm({
       // A repeat grants nothing more: it changes nothing at run time.
       defaultSeverity: "suggestion",
       fixable: true,
+      scope: "document",
       messages: { duplicate: 'permission "{{identifier}}" is already listed at entry {{index}}' },
       check(context) {
         for (const capability of context.capabilities) {
@@ -11565,6 +11317,7 @@ var init_empty_grant = __esm({
       // It changes nothing at run time: a suggestion, as the severity contract says of what is true but inert.
       defaultSeverity: "suggestion",
       fixable: false,
+      scope: "document",
       messages: {
         emptySet: `"{{identifier}}" grants nothing: {{what}} is empty{{release}}, so it enables none of the {{plugin}} plugin's commands`
       },
@@ -11632,6 +11385,7 @@ var init_empty_platforms = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform'
       },
@@ -17085,6 +16839,7 @@ var init_insecure_remote = __esm({
       security: { severity: 6.5, cwe: [319] },
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         plainHttp: 'remote URL pattern "{{url}}" allows plain http for {{hosts}}: anyone on the network path can alter the page and use capability "{{capability}}"'
       },
@@ -17163,6 +16918,7 @@ var init_invalid_identifier = __esm({
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
+      scope: "document",
       messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
       check(context) {
         for (const { capability, entry } of context.entries()) {
@@ -17329,6 +17085,7 @@ var init_invalid_platform = __esm({
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
+      scope: "document",
       messages: {
         invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)'
       },
@@ -17631,6 +17388,7 @@ var init_no_target = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         noWindow: 'capability "{{capability}}" applies to no window: it needs a "windows" or "webviews" label pattern',
         noPage: 'capability "{{capability}}" applies to no page: "local" is false and {{why}}'
@@ -17862,6 +17620,7 @@ var init_redundant_permission = __esm({
       // True every time, and it changes nothing at run time: shown apart from problems.
       defaultSeverity: "suggestion",
       fixable: true,
+      scope: "document",
       messages: {
         redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability'
       },
@@ -17966,6 +17725,7 @@ var init_remote_app_commands = __esm({
       security: { severity: 8.8, cwe: [862] },
       defaultSeverity: "error",
       fixable: false,
+      scope: "document",
       messages: {
         uncheckedFromRemote: `capability "{{capability}}" lets remote pages ({{urls}}) into {{targets}}, and {{release}} does not check the app's own commands from them: the app defines no permissions, so those pages may call every command the app registers`
       },
@@ -18036,6 +17796,7 @@ var init_scope_conflict = __esm({
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         deniedToo: 'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing'
       },
@@ -18205,6 +17966,7 @@ var init_unknown_field = __esm({
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: { unknownField: 'unknown {{what}} field "{{field}}": {{framework}} ignores it' },
       check(context) {
         for (const document of context.project.documents) {
@@ -18873,6 +18635,7 @@ var init_unmatched_window = __esm({
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: {
         noLabel: '{{kind}} pattern "{{pattern}}" matches no {{kind}} label ({{labels}}) {{where}}',
         otherTargets: '{{kind}} pattern "{{pattern}}" matches no {{kind}} label on {{targets}}, the platforms the capability is for: "{{label}}" is declared for {{declaredFor}} only, in {{declaredIn}} ({{targets}}: {{labels}})',
@@ -19027,6 +18790,7 @@ var init_unsafe_pattern = __esm({
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
+      scope: "document",
       messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
       check(context) {
         for (const capability of context.capabilities) {
@@ -19500,14 +19264,14 @@ function explainByReleases(key, manifest, differences, locked, newest, history) 
   const catalog = historyCatalogOf(key);
   if (!newest || !history.has(catalog))
     return;
-  const identity = (d) => JSON.stringify([d.name, d.path]);
+  const identity2 = (d) => JSON.stringify([d.name, d.path]);
   const candidates = history.versions(catalog).filter((version) => version !== locked.version && history.isVerified(catalog, version)).sort((a2, b2) => compareVersions(b2, a2));
-  const left = new Set(differences.map(identity));
+  const left = new Set(differences.map(identity2));
   let whole;
   const partial = /* @__PURE__ */ new Map();
   for (const version of candidates) {
     const reference = manifestAt(key, newest, catalog, history, version);
-    const shown = new Set(compareManifest(key, manifest, reference, { history, locked: { ...locked, version } }).map(identity));
+    const shown = new Set(compareManifest(key, manifest, reference, { history, locked: { ...locked, version } }).map(identity2));
     if (shown.size === 0) {
       whole = version;
       break;
@@ -19517,7 +19281,7 @@ function explainByReleases(key, manifest, differences, locked, newest, history) 
         partial.set(id, version);
   }
   for (const difference of differences) {
-    const version = whole ?? partial.get(identity(difference));
+    const version = whole ?? partial.get(identity2(difference));
     if (version !== void 0)
       difference.explainedBy = `${locked.crate} ${version}`;
   }
@@ -27220,11 +26984,11 @@ var init_esm4 = __esm({
       }
     };
     stateKey = (state) => {
-      const ids = state.ids.join();
+      const ids2 = state.ids.join();
       if (!state.runs.length)
-        return ids;
+        return ids2;
       const runs = state.runs.map((r) => `${r.neg.id}(${stateKey(r.state)})`);
-      return `${ids}|${runs.sort().join("|")}`;
+      return `${ids2}|${runs.sort().join("|")}`;
     };
     DFA_BUDGET = 1 << 18;
     Dfa = class {
@@ -28203,21 +27967,21 @@ var init_esm5 = __esm({
       // the rows, where joining the whole row for every k was quadratic.
       #mergeKeys() {
         const partIds = /* @__PURE__ */ new Map();
-        const ids = this.globParts.map((parts) => parts.map((s) => {
+        const ids2 = this.globParts.map((parts) => parts.map((s) => {
           let id = partIds.get(s);
           if (id === void 0)
             partIds.set(s, id = partIds.size);
           return id;
         }));
         const P2 = partIds.size;
-        const len = Math.max(0, ...ids.map((r) => r.length));
-        const keys = ids.map((r) => ({
+        const len = Math.max(0, ...ids2.map((r) => r.length));
+        const keys = ids2.map((r) => ({
           pre: [0],
           suf: new Array(r.length + 1).fill(0)
         }));
         for (let k = 0; k < len; k++) {
           const m = /* @__PURE__ */ new Map();
-          ids.forEach((r, i) => {
+          ids2.forEach((r, i) => {
             if (k >= r.length)
               return;
             const { pre } = keys[i];
@@ -28230,7 +27994,7 @@ var init_esm5 = __esm({
         }
         for (let k = len - 1; k >= 0; k--) {
           const m = /* @__PURE__ */ new Map();
-          ids.forEach((r, i) => {
+          ids2.forEach((r, i) => {
             if (k >= r.length)
               return;
             const { suf } = keys[i];
@@ -29237,16 +29001,16 @@ var require_scope = __commonJS({
           throw new Error("CodeGen: ref must be passed in value");
         const name = this.toName(nameOrPrefix);
         const { prefix: prefix2 } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
+        const valueKey2 = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
         let vs = this._values[prefix2];
         if (vs) {
-          const _name = vs.get(valueKey);
+          const _name = vs.get(valueKey2);
           if (_name)
             return _name;
         } else {
           vs = this._values[prefix2] = /* @__PURE__ */ new Map();
         }
-        vs.set(valueKey, name);
+        vs.set(valueKey2, name);
         const s = this._scope[prefix2] || (this._scope[prefix2] = []);
         const itemIndex2 = s.length;
         s[itemIndex2] = value.ref;
@@ -36576,6 +36340,7 @@ var init_run_rules = __esm({
       options;
       found = [];
       budget;
+      reported = /* @__PURE__ */ new Set();
       /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
       severities = /* @__PURE__ */ new Map();
       constructor(options) {
@@ -36607,8 +36372,12 @@ var init_run_rules = __esm({
       contextOf(rule, contextFor) {
         return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
       }
-      /** Takes one finding of `rule` in `input`. */
-      report(rule, finding, input) {
+      /**
+       * Takes one finding of `rule` in `input`. `mayRepeat`: the rule looks at several models of one input
+       * (one per platform) and may report one thing several times; a repeat is dropped before it costs a
+       * position (the others report each thing once and skip the cost of the key).
+       */
+      report(rule, finding, input, mayRepeat = false) {
         if (finding.fix && !rule.fixable)
           throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
         if ("message" in finding)
@@ -36624,6 +36393,13 @@ var init_run_rules = __esm({
             suppression.used = true;
             return;
           }
+        }
+        if (mayRepeat) {
+          const message = formatMessage(rule, finding.messageId, finding.data);
+          const key = `${rule.id}\0${absolutePath}\0${finding.target ?? ""}\0${JSON.stringify(finding.path)}\0${finding.span?.offset ?? ""}\0${severity}\0${message}`;
+          if (this.reported.has(key))
+            return;
+          this.reported.add(key);
         }
         if (this.budget && !this.budget.admit(rule, severity, input.file, absolutePath))
           return;
@@ -38211,9 +37987,9 @@ async function compileAtRuntime(schema) {
   const [{ default: Ajv }, { default: addFormats }] = await Promise.all([Promise.resolve().then(() => __toESM(require_ajv(), 1)), Promise.resolve().then(() => __toESM(require_dist(), 1))]);
   const ajv = new Ajv(VALIDATOR_OPTIONS);
   addFormats(ajv);
-  const ids = addCapabilitySchemas(ajv, schema);
+  const ids2 = addCapabilitySchemas(ajv, schema);
   const compiled2 = (id) => ajv.getSchema(id);
-  return { single: compiled2(ids.single), list: compiled2(ids.list), wrapped: compiled2(ids.wrapped) };
+  return { single: compiled2(ids2.single), list: compiled2(ids2.list), wrapped: compiled2(ids2.wrapped) };
 }
 async function validateCapabilityFile(value, written, syntax = "json") {
   const form = fileForm(value);
@@ -38428,6 +38204,282 @@ var init_validate = __esm({
   }
 });
 
+// dist/capabilities/lint-memo.js
+function identity(value) {
+  if (value === null || typeof value !== "object")
+    return JSON.stringify(value) ?? "undefined";
+  let id = ids.get(value);
+  if (id === void 0)
+    ids.set(value, id = ++nextId);
+  return `#${id}`;
+}
+function valueKey(document) {
+  let key = valueKeys.get(document);
+  if (key === void 0) {
+    key = document.ok ? `${document.format}\0${JSON.stringify(document.value)}` : `unreadable ${identity(document)}`;
+    valueKeys.set(document, key);
+  }
+  return key;
+}
+function frontendKey(scan) {
+  if (!scan)
+    return "none";
+  let key = frontendKeys.get(scan);
+  if (key === void 0) {
+    const { parsed: _parsed, ...content } = scan;
+    key = JSON.stringify(content, (_name, value) => value instanceof Map ? [...value] : value);
+    frontendKeys.set(scan, key);
+  }
+  return key;
+}
+function unitsOf(project) {
+  const units = /* @__PURE__ */ new Map();
+  for (const document of project.documents)
+    units.set(document.absolutePath, valueKey(document));
+  for (const capability of project.capabilities) {
+    const file = capability.source.absolutePath;
+    if (!units.has(file))
+      units.set(file, `config ${identity(project.config)}`);
+  }
+  return units;
+}
+function fixedKey(project) {
+  return [
+    project.cwd,
+    project.srcTauri ?? "",
+    ...[
+      project.catalog,
+      project.config,
+      project.build,
+      project.versions,
+      project.codeWindows,
+      project.manifestDifferences
+    ].map(identity),
+    ...project.permissionDocuments.map(identity)
+  ].join(" ");
+}
+function fieldKey2(project, field2) {
+  if (field2 === "frontend")
+    return frontendKey(project.frontend);
+  const value = project[field2];
+  if (Array.isArray(value))
+    return `[${value.map((item) => typeof item === "object" ? identity(item) : JSON.stringify(item)).join(",")}]`;
+  return identity(value);
+}
+function inputKey(project, units, reads) {
+  const key = [...units.values()];
+  const documents = reads.documents === "all" ? project.documents : project.documents.filter((document) => reads.documents.has(document.absolutePath));
+  for (const document of documents)
+    key.push(`${document.absolutePath} ${identity(document)}`);
+  if (reads.documents !== "all") {
+    for (const file of reads.documents)
+      if (!project.documents.some((document) => document.absolutePath === file))
+        key.push(`${file} none`);
+  }
+  for (const field2 of [...reads.fields].sort())
+    key.push(`${field2} ${fieldKey2(project, field2)}`);
+  return key;
+}
+function sameKey(a2, b2) {
+  return a2.length === b2.length && a2.every((part, index) => part === b2[index]);
+}
+async function startRules(run, rules, settings, contextFor, { project, memo, replay }) {
+  const contextOf = (rule) => contextFor(rule, (finding, input) => run.report(rule, finding, input));
+  if (!memo) {
+    for (const rule of rulesToStart(rules, settings)) {
+      const context = contextOf(rule);
+      await rule.check(Object.freeze(rule.scope === "document" ? documentView(rule, context, void 0) : context));
+    }
+    return;
+  }
+  const recorder = run;
+  const units = unitsOf(project);
+  const fixed2 = fixedKey(project);
+  const work2 = { ran: /* @__PURE__ */ new Map(), replayed: [] };
+  memo.work = work2;
+  const seen = /* @__PURE__ */ new Set();
+  for (const rule of rulesToStart(rules, settings)) {
+    seen.add(rule.id);
+    const last = memo.rules.get(rule.id);
+    if (rule.runsLast) {
+      work2.ran.set(rule.id, "*");
+      await rule.check(Object.freeze(contextOf(rule)));
+      continue;
+    }
+    if (rule.scope === "document") {
+      const kept = last?.scope === "document" && last.fixed === fixed2 ? last.units : void 0;
+      const next = /* @__PURE__ */ new Map();
+      const changed = /* @__PURE__ */ new Set();
+      for (const [file, key] of units) {
+        const before = kept?.get(file);
+        if (before && before.key === key) {
+          next.set(file, before);
+          for (const recorded2 of before.reports)
+            replay(rule, recorded2.finding, recorded2.at, recorded2.mayRepeat);
+        } else {
+          changed.add(file);
+          next.set(file, { key, reports: [] });
+        }
+      }
+      if (changed.size > 0) {
+        const recorded2 = [];
+        recorder.recording = recorded2;
+        try {
+          await rule.check(Object.freeze(documentView(rule, contextOf(rule), kept ? changed : void 0)));
+        } finally {
+          recorder.recording = void 0;
+        }
+        for (const report2 of recorded2)
+          next.get(report2.at).reports.push(report2);
+        work2.ran.set(rule.id, kept ? [...changed] : "*");
+      } else
+        work2.replayed.push(rule.id);
+      memo.rules.set(rule.id, { scope: "document", fixed: fixed2, units: next });
+      continue;
+    }
+    if (last?.scope === "input" && last.fixed === fixed2 && sameKey(last.key, inputKey(project, units, last.reads))) {
+      for (const recorded2 of last.reports)
+        replay(rule, recorded2.finding, recorded2.at, recorded2.mayRepeat);
+      work2.replayed.push(rule.id);
+      continue;
+    }
+    const reads = { documents: /* @__PURE__ */ new Set(), fields: /* @__PURE__ */ new Set() };
+    const recorded = [];
+    recorder.recording = recorded;
+    try {
+      await rule.check(Object.freeze(trackingView(contextOf(rule), reads)));
+    } finally {
+      recorder.recording = void 0;
+    }
+    work2.ran.set(rule.id, "*");
+    memo.rules.set(rule.id, {
+      scope: "input",
+      fixed: fixed2,
+      key: inputKey(project, units, reads),
+      reads,
+      reports: recorded
+    });
+  }
+  for (const id of memo.rules.keys())
+    if (!seen.has(id))
+      memo.rules.delete(id);
+}
+function documentView(rule, context, files) {
+  const breach = (what) => {
+    throw new RuleContractError(rule.id, `declares scope "document" but read ${what}: only the file it checks and the inputs every file shares are its to read`);
+  };
+  const project = context.project;
+  const inScope = (file) => files === void 0 || files.has(file);
+  const capabilities = files === void 0 ? project.capabilities : project.capabilities.filter((capability) => files.has(capability.source.absolutePath));
+  const documents = files === void 0 ? project.documents : project.documents.filter((document) => files.has(document.absolutePath));
+  let entries;
+  const view = new Proxy(project, {
+    get(target, field2, receiver) {
+      if (field2 === "capabilities")
+        return capabilities;
+      if (field2 === "documents")
+        return documents;
+      if (SHARED_FIELDS.has(field2))
+        return Reflect.get(target, field2, receiver);
+      return breach(`project.${String(field2)}`);
+    }
+  });
+  return {
+    ...context,
+    project: view,
+    capabilities,
+    entries: () => files === void 0 ? context.entries() : entries ??= capabilities.flatMap((capability) => capability.permissions.map((entry) => ({ capability, entry }))),
+    document: (at) => inScope(at.absolutePath) ? context.document(at) : breach(`another file (${at.absolutePath})`),
+    resolution: () => breach("the resolution (it depends on every file)"),
+    resolutions: () => breach("the resolution (it depends on every file)"),
+    suppressions: () => breach("the suppressions' use (it depends on every rule)"),
+    report: (report2) => inScope(report2.at.absolutePath) ? context.report(report2) : breach(`nothing, yet reported in another file (${report2.at.absolutePath})`)
+  };
+}
+function trackingView(context, reads) {
+  const project = new Proxy(context.project, {
+    get(target, field2, receiver) {
+      if (field2 === "documents")
+        reads.documents = "all";
+      else if (typeof field2 === "string" && !COVERED_FIELDS.has(field2))
+        reads.fields.add(field2);
+      return Reflect.get(target, field2, receiver);
+    }
+  });
+  return {
+    ...context,
+    project,
+    document: (at) => {
+      if (reads.documents !== "all")
+        reads.documents.add(at.absolutePath);
+      return context.document(at);
+    }
+  };
+}
+function placeOnce(memo, document, finding, locate2) {
+  if (!memo)
+    return locate2();
+  const known = memo.placed.get(finding);
+  if (known && known.document === document)
+    return known.span;
+  const span = locate2();
+  memo.placed.set(finding, { document, span });
+  return span;
+}
+function wordOnce(memo, finding, word) {
+  if (!memo)
+    return word();
+  let text2 = memo.worded.get(finding);
+  if (!text2)
+    memo.worded.set(finding, text2 = word());
+  return text2;
+}
+var LintMemo, SHARED_FIELDS, COVERED_FIELDS, ids, nextId, valueKeys, frontendKeys, RecordingRuleRun;
+var init_lint_memo = __esm({
+  "dist/capabilities/lint-memo.js"() {
+    "use strict";
+    init_run_rules();
+    init_messages();
+    LintMemo = class {
+      rules = /* @__PURE__ */ new Map();
+      /** What the last lint did. */
+      work = { ran: /* @__PURE__ */ new Map(), replayed: [] };
+      /** Findings already placed in a document: an unchanged document keeps its findings' positions and texts. */
+      placed = /* @__PURE__ */ new WeakMap();
+      worded = /* @__PURE__ */ new WeakMap();
+    };
+    SHARED_FIELDS = /* @__PURE__ */ new Set([
+      "cwd",
+      "srcTauri",
+      "catalog",
+      "config",
+      "versions",
+      "build",
+      "codeWindows"
+    ]);
+    COVERED_FIELDS = /* @__PURE__ */ new Set([
+      ...SHARED_FIELDS,
+      "capabilities",
+      "activeCapabilities"
+    ]);
+    ids = /* @__PURE__ */ new WeakMap();
+    nextId = 0;
+    valueKeys = /* @__PURE__ */ new WeakMap();
+    frontendKeys = /* @__PURE__ */ new WeakMap();
+    RecordingRuleRun = class extends RuleRun {
+      recording;
+      report(rule, finding, input, mayRepeat = false) {
+        this.recording?.push({
+          finding,
+          at: finding.at?.absolutePath ?? input.absolutePath,
+          mayRepeat
+        });
+        super.report(rule, finding, input, mayRepeat);
+      }
+    };
+  }
+});
+
 // dist/capabilities/lint.js
 async function lint(project, options = {}) {
   return lintWithRules(project, CAPABILITY_RULES, options);
@@ -38454,14 +38506,16 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     if (!documentsByPath.has(document.absolutePath))
       documentsByPath.set(document.absolutePath, document);
   const suppressions = collectSuppressions(project.capabilities);
-  const run = new RuleRun({
+  const memo = options.memo;
+  const runOptions = {
     settings: options,
     suppressions,
-    words: (rule, report2) => ({
+    words: (rule, report2) => wordOnce(memo, report2, () => ({
       message: oneLine3(shortenQuotedValues(formatMessage(rule, report2.messageId, report2.data))),
       hint: report2.hint ? oneLine3(report2.hint) : void 0
-    })
-  });
+    }))
+  };
+  const run = memo ? new RecordingRuleRun(runOptions) : new RuleRun(runOptions);
   const inputs2 = /* @__PURE__ */ new Map();
   const inputOf2 = (document, absolutePath, file) => {
     const known = inputs2.get(absolutePath);
@@ -38470,7 +38524,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     const input = {
       file,
       absolutePath,
-      locate: (report2) => document?.locate(report2.path, report2.target) ?? NOWHERE,
+      locate: (report2) => placeOnce(memo, document, report2, () => document?.locate(report2.path, report2.target) ?? NOWHERE),
       fix: (report2) => document ? report2.fix?.(document) : void 0
     };
     inputs2.set(absolutePath, { document, input });
@@ -38544,22 +38598,36 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     resolved.set(file, absolute);
     return absolute;
   };
-  await run.start(rules, (rule, reportFinding) => {
+  const replay = (rule, report2, at, mayRepeat) => {
+    const document = documentsByPath.get(at);
+    const absolutePath = resolved.get(at) ?? resolvedPath(at);
+    const input = inputOf2(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
+    run.report(rule, report2, input, mayRepeat);
+  };
+  await startRules(run, rules, options, (rule, reportFinding) => {
+    let perPlatform = false;
     return {
       ...shared,
       rule,
-      resolution: resolveOnce,
+      resolution() {
+        perPlatform = true;
+        return resolveOnce();
+      },
       async resolutions() {
+        perPlatform = true;
         return (await resolveOnce()).models;
       },
       report(report2) {
         const document = documentsByPath.get(report2.at.absolutePath);
         const absolutePath = resolved.get(report2.at.absolutePath) ?? resolvedPath(report2.at.absolutePath);
         const input = inputOf2(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
-        reportFinding(report2, input);
+        if (perPlatform)
+          run.report(rule, report2, input, true);
+        else
+          reportFinding(report2, input);
       }
     };
-  });
+  }, { project, memo, replay });
   const diagnostics = run.finish();
   const focus = options.focus;
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path21.default.sep) && file.startsWith(f));
@@ -38643,6 +38711,7 @@ var init_lint = __esm({
     init_types3();
     init_validate();
     init_library_options();
+    init_lint_memo();
     schemaProblems = /* @__PURE__ */ new WeakMap();
     NOWHERE = {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
@@ -39712,7 +39781,7 @@ function onlyReloadableFiles(planned, changed) {
   }
   return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
 }
-async function checkAll(request) {
+async function checkAll(request, remember = false) {
   const { cwd, env, stdin } = request;
   const settings = await capabilitySettings(request, cwd, request.rules);
   let loadOptions = loadOptionsFrom(stdin ? request.paths.map((p) => p === "-" ? stdin.name : p) : request.paths, request, cwd, env);
@@ -39771,10 +39840,11 @@ async function checkAll(request) {
       }
     } else {
       const project = await loadProject(run.load);
+      const lintOptions2 = remember ? { ...runLint, memo: new LintMemo() } : runLint;
       planned.push({
         load: run.load,
-        lint: runLint,
-        check: { project, result: await lint(project, runLint) }
+        lint: lintOptions2,
+        check: { project, result: await lint(project, lintOptions2) }
       });
     }
   }
@@ -39833,6 +39903,7 @@ var init_check_run = __esm({
     init_terminal_text();
     init_config_section();
     init_lint();
+    init_lint_memo();
     init_blocks();
     init_app_config();
     init_check_runs();
@@ -39852,6 +39923,10 @@ var init_check_run = __esm({
         this.options = options;
       }
       last;
+      /** What each app's last lint ran again and what it kept (a session's lints keep a memo; see lint-memo.ts). */
+      lintWork() {
+        return (this.last?.planned ?? []).flatMap(({ lint: lint2 }) => lint2.memo ? [lint2.memo.work] : []);
+      }
       /**
        * Runs a check. `changed`: the absolute paths changed since the last run of the same request (an
        * editor's edits); undefined when anything may have changed, which loads everything again.
@@ -39877,7 +39952,7 @@ var init_check_run = __esm({
           this.last = { ...last, planned: planned2 };
           return outcomeOf(planned2.map((p) => p.check), last.config, last.configFiles);
         }
-        const { planned, config, configFiles, diffs } = await checkAll(request);
+        const { planned, config, configFiles, diffs } = await checkAll(request, !this.options.once);
         const outcome = outcomeOf(planned.map((p) => p.check), config, configFiles);
         if (request.fix === void 0 && !this.options.once)
           this.last = { request: key, planned, config, configFiles, disk: diskState(outcome, planned) };
@@ -40361,8 +40436,8 @@ function ruleProperties(rule) {
   };
 }
 function findingFingerprint(d) {
-  const identity = JSON.stringify([d.ruleId, d.file, d.path, d.message]);
-  return (0, import_node_crypto.createHash)("sha256").update(identity).digest("hex").slice(0, 32);
+  const identity2 = JSON.stringify([d.ruleId, d.file, d.path, d.message]);
+  return (0, import_node_crypto.createHash)("sha256").update(identity2).digest("hex").slice(0, 32);
 }
 function sarifRuleIndex(context) {
   return new Map([...context.rules.values()].map((rule, index) => [rule.id, index]));
@@ -47802,7 +47877,7 @@ var init_bounded_memory = __esm({
         return found;
       }
       merge() {
-        const ids = Float64Array.from(this.fresh).sort();
+        const ids2 = Float64Array.from(this.fresh).sort();
         this.fresh.clear();
         const starts = [];
         const ends = [];
@@ -47816,7 +47891,7 @@ var init_bounded_memory = __esm({
           }
         };
         let r = 0;
-        for (const id of ids) {
+        for (const id of ids2) {
           while (r < this.starts.length && this.starts[r] <= id)
             push2(this.starts[r], this.ends[r++]);
           push2(id, id);
@@ -57713,7 +57788,7 @@ function hoverText(project, place) {
       return urlHover(project, place.pattern, place.capability);
   }
 }
-function platformsOf(capability) {
+function platformsOf2(capability) {
   return capability.platforms === void 0 ? [...TARGETS] : valuesOf(capability.platforms);
 }
 function permissionHover(project, capability, entry) {
@@ -57732,7 +57807,7 @@ function permissionHover(project, capability, entry) {
   if (description)
     out.push(description);
   const groups = /* @__PURE__ */ new Map();
-  for (const platform of platformsOf(capability)) {
+  for (const platform of platformsOf2(capability)) {
     const { allows, denies } = expandPermission(catalog, platform, entry.identifier);
     const key = JSON.stringify([allows, denies]);
     const group = groups.get(key);
@@ -58334,7 +58409,8 @@ async function analyzeApp(target, texts, settings, env, session, changed) {
     const [check2] = outcome.checks;
     if (!check2 || outcome.checks.length > 1)
       throw new Error(`${target.root}: expected one app to check, found ${outcome.checks.length}`);
-    return check2;
+    const [work2] = session.lintWork();
+    return work2 ? { ...check2, work: work2 } : check2;
   });
 }
 function unsavedCapabilityFiles(srcTauri, texts) {
@@ -58433,6 +58509,14 @@ function toldKey(d) {
     end.column
   ]);
 }
+function rulesRun({ work: work2 }) {
+  if (!work2)
+    return "";
+  const partial = [...work2.ran.values()].filter((files2) => files2 !== "*");
+  const files = new Set(partial.flat()).size;
+  const over = partial.length ? ` (${partial.length} over ${files} ${files === 1 ? "file" : "files"})` : "";
+  return `; rules: ${work2.ran.size} run${over}, ${work2.replayed.length} kept`;
+}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -58465,7 +58549,7 @@ function isInside(file, folder) {
   const relative3 = import_node_path43.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path43.default.isAbsolute(relative3);
 }
-var import_node_fs21, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs21, import_node_path43, import_node_url5, import_protocol6, SYSTEM_CLOCK, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
@@ -58480,12 +58564,18 @@ var init_workspace = __esm({
     init_convert();
     import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
+    SYSTEM_CLOCK = {
+      now: () => performance.now(),
+      setTimeout: (run, ms) => setTimeout(run, ms),
+      clearTimeout: (timer) => clearTimeout(timer)
+    };
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
     Workspace = class {
       connection;
       documents;
       env;
+      clock;
       settings = DEFAULT_SETTINGS;
       folders = [];
       owners = /* @__PURE__ */ new Map();
@@ -58495,23 +58585,24 @@ var init_workspace = __esm({
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
       disposed = false;
-      constructor(connection, documents, env) {
+      constructor(connection, documents, env, clock = SYSTEM_CLOCK) {
         this.connection = connection;
         this.documents = documents;
         this.env = env;
+        this.clock = clock;
       }
       /** A document was opened or edited: check it (its app, with every open buffer) once the typing pauses. */
       changed(uri) {
         const previous = this.timers.get(uri);
         if (previous)
-          clearTimeout(previous);
+          this.clock.clearTimeout(previous);
         void this.ownerOf(uri).then((owner) => {
           if (owner.kind !== "app")
             return;
           owner.app.dirty = true;
           touch(owner.app, filePathOf(uri));
         });
-        this.timers.set(uri, setTimeout(() => {
+        this.timers.set(uri, this.clock.setTimeout(() => {
           this.timers.delete(uri);
           this.guard(this.check(uri));
         }, this.waitAfterChange(uri)));
@@ -58538,7 +58629,7 @@ var init_workspace = __esm({
       closed(uri) {
         const timer = this.timers.get(uri);
         if (timer)
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
         this.timers.delete(uri);
         const owner = this.owners.get(uri);
         this.owners.delete(uri);
@@ -58618,7 +58709,7 @@ var init_workspace = __esm({
       dispose() {
         this.disposed = true;
         for (const timer of this.timers.values())
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
         this.timers.clear();
       }
       /** Publishes a document's findings, at most {@link MAX_FINDINGS_PER_DOCUMENT} of them; nothing once the client left. */
@@ -58694,12 +58785,12 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
-              const started = performance.now();
+              const started = this.clock.now();
               const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
-              app.lastCheckMs = performance.now() - started;
+              app.lastCheckMs = this.clock.now() - started;
               this.logCheck(app, analysis, app.lastCheckMs);
               if (app.dirty)
                 continue;
@@ -58718,7 +58809,7 @@ var init_workspace = __esm({
           return;
         const scan = analysis.project.frontend;
         const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
-        this.connection.console.log(`caplint: ${import_node_path43.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
+        this.connection.console.log(`caplint: ${import_node_path43.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${rulesRun(analysis)}${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));

@@ -15,6 +15,7 @@ import { readPaths } from "../core/source/read-log.js";
 import { oneLine } from "../core/terminal-text.js";
 import { CAPABILITY_CONFIG } from "./config-section.js";
 import { lint, type LintOptions, type LintResult } from "./lint.js";
+import { LintMemo, type LintWork } from "./lint-memo.js";
 import { isFrontendFile } from "./frontend/blocks.js";
 import { configDocuments } from "./load/app-config.js";
 import { planCheckRuns } from "./load/check-runs.js";
@@ -214,6 +215,11 @@ export class CheckSession {
       }
     | undefined;
 
+  /** What each app's last lint ran again and what it kept (a session's lints keep a memo; see lint-memo.ts). */
+  lintWork(): LintWork[] {
+    return (this.last?.planned ?? []).flatMap(({ lint }) => (lint.memo ? [lint.memo.work] : []));
+  }
+
   /**
    * Runs a check. `changed`: the absolute paths changed since the last run of the same request (an
    * editor's edits); undefined when anything may have changed, which loads everything again.
@@ -252,7 +258,7 @@ export class CheckSession {
         last.configFiles,
       );
     }
-    const { planned, config, configFiles, diffs } = await checkAll(request);
+    const { planned, config, configFiles, diffs } = await checkAll(request, !this.options.once);
     const outcome = outcomeOf(
       planned.map((p) => p.check),
       config,
@@ -324,7 +330,11 @@ function onlyReloadableFiles(
   );
 }
 
-async function checkAll(request: CheckRequest): Promise<{
+/** `remember`: the run is a session's, whose next runs re-lint only what changed (each app's lint keeps a memo). */
+async function checkAll(
+  request: CheckRequest,
+  remember = false,
+): Promise<{
   planned: PlannedCheck[];
   config: string | null;
   configFiles: string[];
@@ -400,10 +410,11 @@ async function checkAll(request: CheckRequest): Promise<{
       }
     } else {
       const project = await loadProject(run.load);
+      const lintOptions = remember ? { ...runLint, memo: new LintMemo() } : runLint;
       planned.push({
         load: run.load,
-        lint: runLint,
-        check: { project, result: await lint(project, runLint) },
+        lint: lintOptions,
+        check: { project, result: await lint(project, lintOptions) },
       });
     }
   }

@@ -1,5 +1,6 @@
 import { compareDiagnostics, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
 import { RuleRun, type FindingInput } from "../core/lint/run-rules.js";
+import type { RuleMeta } from "../core/lint/rule.js";
 import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
@@ -24,6 +25,7 @@ import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile, type SchemaProblem } from "./schema/validate.js";
 import { normalizePlatform, OptionError, requireStringList } from "./library-options.js";
+import { placeOnce, RecordingRuleRun, startRules, wordOnce, type LintMemo } from "./lint-memo.js";
 
 export interface LintOptions {
   /**
@@ -41,6 +43,11 @@ export interface LintOptions {
    * inside an app (pre-commit) is checked this way.
    */
   focus?: readonly string[];
+  /**
+   * Kept by an editor's session between lints of one app: each rule runs again only over what changed
+   * since its last run (src/capabilities/lint-memo.ts); the findings are the same as without it.
+   */
+  memo?: LintMemo;
 }
 
 /** What the linter runs: the rules, and the pipeline steps whose findings it reports itself. */
@@ -94,14 +101,17 @@ export async function lintWithRules(
       documentsByPath.set(document.absolutePath, document);
 
   const suppressions = collectSuppressions(project.capabilities);
-  const run = new RuleRun<LocatedReport>({
+  const memo = options.memo;
+  const runOptions = {
     settings: options,
     suppressions,
-    words: (rule, report) => ({
-      message: oneLine(shortenQuotedValues(formatMessage(rule, report.messageId, report.data))),
-      hint: report.hint ? oneLine(report.hint) : undefined,
-    }),
-  });
+    words: (rule: Pick<Rule, "id" | "messages">, report: LocatedReport) =>
+      wordOnce(memo, report, () => ({
+        message: oneLine(shortenQuotedValues(formatMessage(rule, report.messageId, report.data))),
+        hint: report.hint ? oneLine(report.hint) : undefined,
+      })),
+  };
+  const run = memo ? new RecordingRuleRun(runOptions) : new RuleRun<LocatedReport>(runOptions);
   /** Each file's findings are placed and fixed in its document (none for a skipped .json5: its first character). */
   const inputs = new Map<
     string,
@@ -117,7 +127,13 @@ export async function lintWithRules(
     const input: FindingInput<LocatedReport> = {
       file,
       absolutePath,
-      locate: (report) => document?.locate(report.path, report.target) ?? NOWHERE,
+      locate: (report) =>
+        placeOnce(
+          memo,
+          document,
+          report,
+          () => document?.locate(report.path, report.target) ?? NOWHERE,
+        ),
       fix: (report) => (document ? report.fix?.(document) : undefined),
     };
     inputs.set(absolutePath, { document, input });
@@ -211,28 +227,45 @@ export async function lintWithRules(
     return absolute;
   };
   /** One context per rule: `report` is bound to its rule, nothing is shared or mutable. */
-  await run.start(rules, (rule: Rule, reportFinding): RuleContext => {
-    return {
-      ...shared,
-      rule,
-      resolution: resolveOnce,
-      async resolutions() {
-        return (await resolveOnce()).models;
-      },
-      report(report: RuleReport) {
-        const document = documentsByPath.get(report.at.absolutePath);
-        // A file without a document (a skipped .json5) is still named relative to the working directory.
-        const absolutePath =
-          resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
-        const input = inputOf(
-          document,
-          absolutePath,
-          document?.file ?? relativeFile(project.cwd, absolutePath),
-        );
-        reportFinding(report, input);
-      },
-    };
-  });
+  /** A finding kept from the last lint (options.memo), placed in this lint's document of its file. */
+  const replay = (rule: RuleMeta, report: LocatedReport, at: string) => {
+    const document = documentsByPath.get(at);
+    const absolutePath = resolved.get(at) ?? resolvedPath(at);
+    const input = inputOf(
+      document,
+      absolutePath,
+      document?.file ?? relativeFile(project.cwd, absolutePath),
+    );
+    run.report(rule, report, input);
+  };
+  await startRules(
+    run,
+    rules,
+    options,
+    (rule: Rule, reportFinding): RuleContext => {
+      return {
+        ...shared,
+        rule,
+        resolution: resolveOnce,
+        async resolutions() {
+          return (await resolveOnce()).models;
+        },
+        report(report: RuleReport) {
+          const document = documentsByPath.get(report.at.absolutePath);
+          // A file without a document (a skipped .json5) is still named relative to the working directory.
+          const absolutePath =
+            resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
+          const input = inputOf(
+            document,
+            absolutePath,
+            document?.file ?? relativeFile(project.cwd, absolutePath),
+          );
+          reportFinding(report, input);
+        },
+      };
+    },
+    { project, memo, replay },
+  );
   const diagnostics = run.finish();
 
   const focus = options.focus;

@@ -9,6 +9,7 @@ import path from "node:path";
 import { loadSettings, type LintResult, type Project } from "../index.js";
 import { RULES_BY_ID } from "../registry.js";
 import { type CheckRequest, type CheckSession } from "../capabilities/check-run.js";
+import type { LintWork } from "../capabilities/lint-memo.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { withOpenBuffers } from "../core/source/read.js";
 import { checkRecording } from "../events/run-events.js";
@@ -21,6 +22,8 @@ import { ruleArguments, type ServerSettings } from "./settings.js";
 export interface AppAnalysis {
   project: Project;
   result: LintResult;
+  /** Which rules the check ran again, and over which files, and which kept their findings. */
+  work?: LintWork;
 }
 
 export interface AppTarget {
@@ -65,7 +68,8 @@ export async function analyzeApp(
     const [check] = outcome.checks;
     if (!check || outcome.checks.length > 1)
       throw new Error(`${target.root}: expected one app to check, found ${outcome.checks.length}`);
-    return check;
+    const [work] = session.lintWork();
+    return work ? { ...check, work } : check;
   });
 }
 

@@ -52,6 +52,19 @@ export interface AppState {
   told: Map<string, string>;
 }
 
+/** The time a workspace reads and the timers it sets (a test passes its own). */
+export interface Clock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const SYSTEM_CLOCK: Clock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 type Owner =
   | { kind: "app"; app: AppState }
   | { kind: "recording"; client: boolean }
@@ -72,7 +85,7 @@ export class Workspace {
   /** The owners found so far, for what must know one without waiting (the wait after a change). */
   private readonly knownOwners = new Map<string, Owner>();
   private readonly apps = new Map<string, AppState>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, unknown>();
   private readonly shown = new Set<string>();
   private disposed = false;
 
@@ -80,12 +93,14 @@ export class Workspace {
     private readonly connection: Connection,
     readonly documents: TextDocuments<TextDocument>,
     private readonly env: Readonly<Record<string, string | undefined>>,
+    /** How time passes: the wall clock and Node's timers, or a test's own (which counts, never waits). */
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   /** A document was opened or edited: check it (its app, with every open buffer) once the typing pauses. */
   changed(uri: string): void {
     const previous = this.timers.get(uri);
-    if (previous) clearTimeout(previous);
+    if (previous) this.clock.clearTimeout(previous);
     void this.ownerOf(uri).then((owner) => {
       if (owner.kind !== "app") return;
       owner.app.dirty = true;
@@ -93,7 +108,7 @@ export class Workspace {
     });
     this.timers.set(
       uri,
-      setTimeout(() => {
+      this.clock.setTimeout(() => {
         this.timers.delete(uri);
         this.guard(this.check(uri));
       }, this.waitAfterChange(uri)),
@@ -124,7 +139,7 @@ export class Workspace {
   /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
   closed(uri: string): void {
     const timer = this.timers.get(uri);
-    if (timer) clearTimeout(timer);
+    if (timer) this.clock.clearTimeout(timer);
     this.timers.delete(uri);
     const owner = this.owners.get(uri);
     this.owners.delete(uri);
@@ -205,7 +220,7 @@ export class Workspace {
   /** The client left: timers stop, and checks still running publish nothing. */
   dispose(): void {
     this.disposed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) this.clock.clearTimeout(timer);
     this.timers.clear();
   }
 
@@ -294,7 +309,7 @@ export class Workspace {
           app.dirty = false;
           const changes = app.changes;
           app.changes = new Set();
-          const started = performance.now();
+          const started = this.clock.now();
           const analysis = await analyzeApp(
             app.target,
             this.openTexts(),
@@ -306,7 +321,7 @@ export class Workspace {
           // Closed meanwhile: nothing to publish to.
           if (this.apps.get(app.key) !== app) return;
           app.analysis = analysis;
-          app.lastCheckMs = performance.now() - started;
+          app.lastCheckMs = this.clock.now() - started;
           this.logCheck(app, analysis, app.lastCheckMs);
           // An edit arrived during the check: these findings are already stale, the next check's are told.
           if (app.dirty) continue;
@@ -328,7 +343,7 @@ export class Workspace {
       ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed`
       : "";
     this.connection.console.log(
-      `caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`,
+      `caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${rulesRun(analysis)}${frontend}`,
     );
   }
 
@@ -538,6 +553,17 @@ function toldKey(d: Diagnostic): string {
     end.line,
     end.column,
   ]);
+}
+
+/** "; rules: 12 run (3 over 1 file), 25 kept": what the check ran again and what kept its findings. */
+function rulesRun({ work }: AppAnalysis): string {
+  if (!work) return "";
+  const partial = [...work.ran.values()].filter((files) => files !== "*");
+  const files = new Set(partial.flat()).size;
+  const over = partial.length
+    ? ` (${partial.length} over ${files} ${files === 1 ? "file" : "files"})`
+    : "";
+  return `; rules: ${work.ran.size} run${over}, ${work.replayed.length} kept`;
 }
 
 /** Notes a changed file of an app for its next check; undefined: anything may have changed (a file above the app). */

@@ -15,6 +15,7 @@ export default defineRule({
   security: { severity: 8.1, cwe: [942] },
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: {
     broadPattern:
       'remote URL pattern "{{url}}" matches {{reach}}, so {{who}} can use capability "{{capability}}"',

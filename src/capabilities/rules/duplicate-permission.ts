@@ -10,6 +10,7 @@ export default defineRule({
   // A repeat grants nothing more: it changes nothing at run time.
   defaultSeverity: "suggestion",
   fixable: true,
+  scope: "document",
   messages: { duplicate: 'permission "{{identifier}}" is already listed at entry {{index}}' },
   check(context) {
     for (const capability of context.capabilities) {

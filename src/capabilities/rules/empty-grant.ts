@@ -14,6 +14,7 @@ export default defineRule({
   // It changes nothing at run time: a suggestion, as the severity contract says of what is true but inert.
   defaultSeverity: "suggestion",
   fixable: false,
+  scope: "document",
   messages: {
     emptySet:
       '"{{identifier}}" grants nothing: {{what}} is empty{{release}}, so it enables none of the {{plugin}} plugin\'s commands',

@@ -9,6 +9,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: {
     noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform',
   },

@@ -16,6 +16,7 @@ export default defineRule({
   security: { severity: 6.5, cwe: [319] },
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: {
     plainHttp:
       'remote URL pattern "{{url}}" allows plain http for {{hosts}}: anyone on the network path can alter the page and use capability "{{capability}}"',

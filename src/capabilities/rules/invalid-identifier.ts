@@ -10,6 +10,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
+  scope: "document",
   messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
   check(context) {
     for (const { capability, entry } of context.entries()) {

@@ -10,6 +10,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
+  scope: "document",
   messages: {
     invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)',
   },

@@ -10,6 +10,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: {
     noWindow:
       'capability "{{capability}}" applies to no window: it needs a "windows" or "webviews" label pattern',

@@ -37,6 +37,7 @@ export default defineRule({
   // True every time, and it changes nothing at run time: shown apart from problems.
   defaultSeverity: "suggestion",
   fixable: true,
+  scope: "document",
   messages: {
     redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability',
   },

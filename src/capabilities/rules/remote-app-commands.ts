@@ -10,6 +10,7 @@ export default defineRule({
   security: { severity: 8.8, cwe: [862] },
   defaultSeverity: "error",
   fixable: false,
+  scope: "document",
   messages: {
     uncheckedFromRemote:
       'capability "{{capability}}" lets remote pages ({{urls}}) into {{targets}}, and {{release}} does not check the app\'s own commands from them: the app defines no permissions, so those pages may call every command the app registers',

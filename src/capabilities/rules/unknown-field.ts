@@ -26,6 +26,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: { unknownField: 'unknown {{what}} field "{{field}}": {{framework}} ignores it' },
   check(context) {
     for (const document of context.project.documents) {

@@ -8,6 +8,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  scope: "document",
   messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
   check(context) {
     for (const capability of context.capabilities) {

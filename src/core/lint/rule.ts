@@ -35,6 +35,14 @@ export interface RuleMeta {
   security?: { severity: number; cwe: readonly number[] };
   /** Reads what the other rules did (the suppressions they used), so the runner starts it after them. */
   runsLast?: boolean;
+  /**
+   * `"document"`: what the rule reports about a file depends on that file's parsed value alone (and on
+   * the inputs every file shares, which an edit of one file leaves as they were: the catalog, the app
+   * config, the build). The domain's linter then gives it only the files it is to check and refuses
+   * reads of any other, and an editor's re-check runs it again only over the files whose value changed
+   * (the others keep their findings). Default: its findings may depend on the whole input.
+   */
+  scope?: "document";
 }
 
 /** The docs page of a rule is derived from its id (src/core/tool.ts `docsUrl`), never written by hand. */

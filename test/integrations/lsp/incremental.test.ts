@@ -19,6 +19,12 @@ import { frontendApp } from "./frontend-app.js";
  * everything). The edits break and mend JSON, rename permissions and identifiers (duplicates across
  * files), open and close files (the disk's text counts again), create an unsaved capability file,
  * and change the files that shape the app (Cargo.toml, a frontend module), which reload it whole.
+ * Edits that change only the formatting (a blank line, an indent, the whole JSON reformatted) keep
+ * every file's parsed value: rules that read only values keep their findings, which must still be
+ * placed in the new text. Each way the server keeps findings (rules of one document over the edited
+ * files only, rules of the whole app whose inputs did not change, positions and texts of findings in
+ * unchanged documents) fails this test when broken (each was checked by planting a bug in the built
+ * bundle: see docs/performance.md, helper "lspscope").
  */
 
 /** Mulberry32: the same edits on every run of a seed. */
@@ -174,22 +180,45 @@ class Editor {
       await this.client.change(uri, disk);
       return `revert ${uri}`;
     }
+    const lines = [...text.matchAll(/[^\n]*\n/g)];
+    if (roll < 0.37 && lines.length > 1) {
+      // Formatting only: the parsed value stays, the positions after the edit move. No rule of the
+      // value runs again; rules that read the text (a line named in a message) do, and every finding is placed anew.
+      const kind = this.pick(["blank line", "indent", "reformat"]);
+      const line = this.pick(lines);
+      if (kind === "reformat" && uri.endsWith(".json")) {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          value = undefined;
+        }
+        if (value !== undefined) {
+          const reformatted = `${JSON.stringify(value, null, this.pick([0, 2, 4, "\t"]))}\n`;
+          this.texts.set(uri, reformatted);
+          await this.client.change(uri, reformatted);
+          return `reformat ${uri}`;
+        }
+      }
+      const insert = kind === "indent" ? "  " : "\n";
+      await this.splice(uri, line.index, 0, insert);
+      return `${kind} before ${JSON.stringify(line[0])} in ${uri}`;
+    }
     const strings = [...text.matchAll(/"([^"\\\n]*)"/g)];
-    if (roll < 0.4 && strings.length > 0) {
+    if (roll < 0.45 && strings.length > 0) {
       // A value of the wrong type: the schema's findings.
       const match = this.pick(strings);
       const value = this.pick(["42", "[]", "{}", "true", "null", '["main", 1]']);
       await this.splice(uri, match.index, match[0].length, value);
       return `replace ${match[0]} with ${value} in ${uri}`;
     }
-    if (roll < 0.65 && strings.length > 0) {
+    if (roll < 0.67 && strings.length > 0) {
       const match = this.pick(strings);
       const word = this.pick(CAPABILITY_WORDS);
       await this.splice(uri, match.index + 1, match[1]!.length, word);
       return `replace "${match[1]}" with "${word}" in ${uri}`;
     }
-    const lines = [...text.matchAll(/[^\n]*\n/g)];
-    if (roll < 0.75 && lines.length > 1) {
+    if (roll < 0.76 && lines.length > 1) {
       const line = this.pick(lines);
       await this.splice(uri, line.index, line[0].length, "");
       return `delete line ${JSON.stringify(line[0])} in ${uri}`;
@@ -316,6 +345,8 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
     { name: "a real app (Cargo files, build.rs)", scenario: dataans, seed: 1, debounceMs: 0 },
     { name: "a real app, default debounce", scenario: dataans, seed: 2, debounceMs: 50 },
     { name: "an app with a frontend", scenario: withFrontend, seed: 3, debounceMs: 0 },
+    { name: "a real app, other edits", scenario: dataans, seed: 4, debounceMs: 0 },
+    { name: "an app with a frontend, other edits", scenario: withFrontend, seed: 5, debounceMs: 0 },
   ];
   for (const { name, scenario: make, seed, debounceMs } of cases) {
     it(`${name}: 40 random edits, seed ${seed}`, { timeout: 180_000 }, async () => {
@@ -340,6 +371,18 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
         compared++;
       }
       expect(compared).toBeGreaterThan(5);
+      // Each way of keeping findings was taken: rules whose inputs did not change kept theirs, and
+      // rules of one document ran over the edited files only (the server's log line of each check).
+      const checks = client.messages.filter((message) => / checked in /.test(message));
+      const kept = checks.map((line) => Number(/(\d+) kept/.exec(line)?.[1] ?? 0));
+      expect(
+        kept.some((count) => count > 0),
+        checks.join("\n"),
+      ).toBe(true);
+      expect(
+        checks.some((line) => / over \d+ files?\)/.test(line)),
+        checks.join("\n"),
+      ).toBe(true);
       // The edits reached findings: a sequence that never found anything would test nothing.
       expect(client.published.some((p) => p.diagnostics.length > 0)).toBe(true);
     });
