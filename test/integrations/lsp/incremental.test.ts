@@ -348,6 +348,47 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
     { name: "a real app, other edits", scenario: dataans, seed: 4, debounceMs: 0 },
     { name: "an app with a frontend, other edits", scenario: withFrontend, seed: 5, debounceMs: 0 },
   ];
+  it("a finding that names a line of another file follows that line through formatting edits", async () => {
+    const scenario = dataans();
+    cleanUp.push(scenario.remove);
+    const settings = { debounceMs: 0 };
+    const client = await startServer(scenario.workspace, {
+      initializationOptions: { caplint: settings },
+    });
+    cleanUp.push(() => client.stop());
+    const editor = new Editor(client, scenario, 0);
+    const desktop = editor.file("capabilities/desktop.json");
+    const migrated = editor.file("capabilities/migrated.json");
+    await editor.open(desktop, readFileSync(desktop, "utf8"));
+    await editor.open(migrated, readFileSync(migrated, "utf8"));
+    const uri = uriOf(migrated);
+    const same = async (step: string) => {
+      await editor.settle();
+      const { told, fresh } = await editor.compare(settings);
+      expect(told, step).toEqual(fresh);
+    };
+    // The same identifier in both files: desktop.json's finding names migrated.json's line.
+    const text = editor.texts.get(uri)!;
+    const at = text.indexOf('"migrated"');
+    await editor.splice(uri, at + 1, "migrated".length, "desktop-capability");
+    await same("duplicate identifier");
+    const named = () =>
+      client.published
+        .filter((p) => p.uri === uriOf(desktop))
+        .at(-1)!
+        .diagnostics.find((d) => d.code === "duplicate-capability")!.message;
+    expect(named()).toMatch(/migrated\.json:\d+/);
+    const before = named();
+    // Blank lines above it in migrated.json: no value changes, the line named does.
+    await editor.splice(uri, 0, 0, "\n\n");
+    await same("blank lines in the other file");
+    expect(named()).not.toBe(before);
+    await editor.client.change(uri, JSON.stringify(JSON.parse(editor.texts.get(uri)!)));
+    editor.texts.set(uri, JSON.stringify(JSON.parse(editor.texts.get(uri)!)));
+    await same("the other file reformatted on one line");
+    expect(named()).toMatch(/migrated\.json:1\b/);
+  });
+
   for (const { name, scenario: make, seed, debounceMs } of cases) {
     it(`${name}: 40 random edits, seed ${seed}`, { timeout: 180_000 }, async () => {
       const scenario = make();
