@@ -5,7 +5,7 @@
 // Run alone: node scripts/bench-lsp.mjs [--edits N] [--soak N, 0 for none] [--bin PATH, another build's
 // bin/caplint.js, to compare builds with one script]   (npm run bench runs it as row 10)
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,6 +14,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { frontendApp } from "./lib/frontend-app.mjs";
 import { prng } from "./lib/prng.mjs";
 import { capability } from "./lib/synthetic-capability.mjs";
 
@@ -232,6 +233,98 @@ async function soak(app, edits, bin) {
   };
 }
 
+/** The first TypeScript module below a folder (sorted): the module the frontend row edits. */
+function firstModule(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = firstModule(full);
+      if (found) return found;
+    } else if (entry.name.endsWith(".ts")) return full;
+  }
+  return undefined;
+}
+
+/**
+ * `edits` whole-text changes of `file` (made by `edit(text, i)`) with no debounce, each timed until the
+ * server's log line of the check that took it ("checked in …"); the last such line is returned too.
+ */
+async function checkedAfterEdits(dir, file, edits, bin, edit) {
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], {
+    cwd: dir,
+    env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" },
+  });
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  let waiter;
+  let last = "";
+  connection.onNotification("window/logMessage", ({ message }) => {
+    if (!/ checked in /.test(message)) return;
+    last = message.replace(/^caplint: [^:]*: /, "");
+    const wake = waiter;
+    waiter = undefined;
+    wake?.();
+  });
+  connection.onNotification("window/showMessage", () => {});
+  connection.onNotification("textDocument/publishDiagnostics", () => {});
+  connection.listen();
+  const checked = () =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no check within 60 s")), 60_000);
+      waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    workspaceFolders: [{ uri: pathToFileURL(dir).href, name: "app" }],
+    capabilities: {},
+    initializationOptions: { caplint: { debounceMs: 0 } },
+  });
+  await connection.sendNotification("initialized", {});
+  const uri = pathToFileURL(file).href;
+  let text = readFileSync(file, "utf8");
+  let version = 1;
+  const opened = checked();
+  await connection.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: file.endsWith(".ts") ? "typescript" : "json", version, text },
+  });
+  await opened;
+  const times = [];
+  let cpuStart = NaN;
+  for (let i = 0; i < edits + 10; i++) {
+    if (i === 10) cpuStart = cpuMs(child.pid);
+    text = edit(text, i);
+    const done = checked();
+    const start = process.hrtime.bigint();
+    await connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ text }],
+    });
+    await done;
+    if (i >= 10) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const cpuEnd = cpuMs(child.pid);
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  await connection.sendRequest("shutdown");
+  await connection.sendNotification("exit");
+  await exited;
+  connection.dispose();
+  return {
+    median: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    cpuPerEdit: (cpuEnd - cpuStart) / times.length,
+    last,
+  };
+}
+
 export async function benchLsp(args = []) {
   const edits = option(args, "--edits", 100);
   const soakEdits = option(args, "--soak", 10_000);
@@ -246,6 +339,26 @@ export async function benchLsp(args = []) {
     const checkOnly = await latency(app, 0, edits, bin);
     console.log(
       `    the same without the debounce (the check alone): median ${checkOnly.median.toFixed(0)} ms, p95 ${checkOnly.p95.toFixed(0)} ms; server CPU ${checkOnly.cpuPerEdit.toFixed(1)} ms per edit`,
+    );
+    // Edits that change no value of any file (a space typed at the end of a line and deleted), and
+    // an edit of one module of a 300-module frontend: timed until the server's log line of the check
+    // (debounce 0), which also says what the check ran again.
+    const spaces = await checkedAfterEdits(app.dir, app.file, edits, bin, (text, i) =>
+      i % 2 === 0 ? text.replace(GOOD, `${GOOD} `) : text.replace(`${GOOD} `, GOOD),
+    );
+    console.log(
+      `    a space typed and deleted (no value changes), no debounce: median ${spaces.median.toFixed(0)} ms, p95 ${spaces.p95.toFixed(0)} ms; server CPU ${spaces.cpuPerEdit.toFixed(1)} ms per edit; last check: ${spaces.last}`,
+    );
+    const frontendDir = path.join(work, "frontend");
+    frontendApp(frontendDir, { files: 300 });
+    const module = firstModule(path.join(frontendDir, "src"));
+    const frontend = await checkedAfterEdits(frontendDir, module, edits, bin, (text, i) =>
+      i % 2 === 0
+        ? `console.debug("edited");\n${text}`
+        : text.replace('console.debug("edited");\n', ""),
+    );
+    console.log(
+      `    a line added to and removed from one module of a 300-module frontend, no debounce: median ${frontend.median.toFixed(0)} ms, p95 ${frontend.p95.toFixed(0)} ms; server CPU ${frontend.cpuPerEdit.toFixed(1)} ms per edit; last check: ${frontend.last}`,
     );
     // --soak 0: the latency rows only.
     const memory = soakEdits > 0 ? await soak(app, soakEdits, bin) : undefined;

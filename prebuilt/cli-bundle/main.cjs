@@ -38224,13 +38224,7 @@ function valueKey(document) {
 function frontendKey(scan) {
   if (!scan)
     return "none";
-  let key = frontendKeys.get(scan);
-  if (key === void 0) {
-    const { parsed: _parsed, ...content } = scan;
-    key = JSON.stringify(content, (_name, value) => value instanceof Map ? [...value] : value);
-    frontendKeys.set(scan, key);
-  }
-  return key;
+  return scan.parsed === 0 ? `unchanged ${JSON.stringify(scan.files)}` : `new ${identity(scan)}`;
 }
 function unitsOf(project) {
   const units = /* @__PURE__ */ new Map();
@@ -38434,7 +38428,7 @@ function wordOnce(memo, finding, word) {
     memo.worded.set(finding, text2 = word());
   return text2;
 }
-var LintMemo, SHARED_FIELDS, COVERED_FIELDS, ids, nextId, valueKeys, frontendKeys, RecordingRuleRun;
+var LintMemo, SHARED_FIELDS, COVERED_FIELDS, ids, nextId, valueKeys, RecordingRuleRun;
 var init_lint_memo = __esm({
   "dist/capabilities/lint-memo.js"() {
     "use strict";
@@ -38465,7 +38459,6 @@ var init_lint_memo = __esm({
     ids = /* @__PURE__ */ new WeakMap();
     nextId = 0;
     valueKeys = /* @__PURE__ */ new WeakMap();
-    frontendKeys = /* @__PURE__ */ new WeakMap();
     RecordingRuleRun = class extends RuleRun {
       recording;
       report(rule, finding, input, mayRepeat = false) {

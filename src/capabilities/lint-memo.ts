@@ -106,19 +106,15 @@ function valueKey(document: SourceDocument): string {
   return key;
 }
 
-const frontendKeys = new WeakMap<FrontendScan, string>();
-/** The frontend scan by content: a rescan that parsed nothing new (no module changed) is the same scan. */
+/**
+ * The frontend scan by content, without reading it: a scan that parsed no module again took every
+ * module's facts from the last scan's cache, whose texts it found unchanged, so over the same files it
+ * is the last scan again (the app config and the windows made in code, which it also reads, are shared
+ * inputs: a change of them loads everything again). A scan that parsed a module is new.
+ */
 function frontendKey(scan: FrontendScan | undefined): string {
   if (!scan) return "none";
-  let key = frontendKeys.get(scan);
-  if (key === undefined) {
-    const { parsed: _parsed, ...content } = scan;
-    key = JSON.stringify(content, (_name, value: unknown) =>
-      value instanceof Map ? [...(value as Map<unknown, unknown>)] : value,
-    );
-    frontendKeys.set(scan, key);
-  }
-  return key;
+  return scan.parsed === 0 ? `unchanged ${JSON.stringify(scan.files)}` : `new ${identity(scan)}`;
 }
 
 /** The files rules of one document are given: every capability document, and the files of other capabilities (inline in the app config). */
