@@ -100,7 +100,7 @@ describe("rules of one document", () => {
       scope: "document",
       messages: { found: "found" },
       check,
-    }) as Rule;
+    });
   const pipeline = CAPABILITY_RULES.filter((rule) => rule.kind === "pipeline");
   const breaches: Array<[string, Rule["check"]]> = [
     ["the resolution", async (context) => void (await context.resolution())],
