@@ -38261,14 +38261,12 @@ function fieldKey2(project, field2) {
   return identity(value);
 }
 function inputKey(project, units, reads) {
-  const key = [...units.values()];
-  const documents = reads.documents === "all" ? project.documents : project.documents.filter((document) => reads.documents.has(document.absolutePath));
-  for (const document of documents)
-    key.push(`${document.absolutePath} ${identity(document)}`);
-  if (reads.documents !== "all") {
-    for (const file of reads.documents)
-      if (!project.documents.some((document) => document.absolutePath === file))
-        key.push(`${file} none`);
+  const key = [];
+  for (const [file, value] of units)
+    key.push(file, value);
+  for (const file of [...reads.documents].sort()) {
+    const document = project.documents.find((candidate) => candidate.absolutePath === file);
+    key.push(`${file} ${document ? identity(document) : "none"}`);
   }
   for (const field2 of [...reads.fields].sort())
     key.push(`${field2} ${fieldKey2(project, field2)}`);
@@ -38295,11 +38293,6 @@ async function startRules(run, rules, settings, contextFor, { project, memo, rep
   for (const rule of rulesToStart(rules, settings)) {
     seen.add(rule.id);
     const last = memo.rules.get(rule.id);
-    if (rule.runsLast) {
-      work2.ran.set(rule.id, "*");
-      await rule.check(Object.freeze(contextOf(rule)));
-      continue;
-    }
     if (rule.scope === "document") {
       const kept = last?.scope === "document" && last.fixed === fixed2 ? last.units : void 0;
       const next = /* @__PURE__ */ new Map();
@@ -38331,7 +38324,8 @@ async function startRules(run, rules, settings, contextFor, { project, memo, rep
       memo.rules.set(rule.id, { scope: "document", fixed: fixed2, units: next });
       continue;
     }
-    if (last?.scope === "input" && last.fixed === fixed2 && sameKey(last.key, inputKey(project, units, last.reads))) {
+    if (last?.scope === "input" && last.fixed === fixed2 && // A rule that runs last reads what the others suppressed: the same only when none ran again.
+    (!rule.runsLast || work2.ran.size === 0) && sameKey(last.key, inputKey(project, units, last.reads))) {
       for (const recorded2 of last.reports)
         replay(rule, recorded2.finding, recorded2.at, recorded2.mayRepeat);
       work2.replayed.push(rule.id);
@@ -38391,11 +38385,15 @@ function documentView(rule, context, files) {
   };
 }
 function trackingView(context, reads) {
+  const readText = (file) => {
+    reads.documents.add(file);
+  };
+  let documents;
   const project = new Proxy(context.project, {
     get(target, field2, receiver) {
       if (field2 === "documents")
-        reads.documents = "all";
-      else if (typeof field2 === "string" && !COVERED_FIELDS.has(field2))
+        return documents ??= target.documents.map((document) => textWatch(document, readText));
+      if (typeof field2 === "string" && !COVERED_FIELDS.has(field2))
         reads.fields.add(field2);
       return Reflect.get(target, field2, receiver);
     }
@@ -38404,11 +38402,20 @@ function trackingView(context, reads) {
     ...context,
     project,
     document: (at) => {
-      if (reads.documents !== "all")
-        reads.documents.add(at.absolutePath);
+      readText(at.absolutePath);
       return context.document(at);
     }
   };
+}
+function textWatch(document, readText) {
+  return new Proxy(document, {
+    get(target, field2) {
+      if (!VALUE_FIELDS.has(field2))
+        readText(target.absolutePath);
+      const value = Reflect.get(target, field2, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    }
+  });
 }
 function placeOnce(memo, document, finding, locate2) {
   if (!memo)
@@ -38428,7 +38435,7 @@ function wordOnce(memo, finding, word) {
     memo.worded.set(finding, text2 = word());
   return text2;
 }
-var LintMemo, SHARED_FIELDS, COVERED_FIELDS, ids, nextId, valueKeys, RecordingRuleRun;
+var LintMemo, SHARED_FIELDS, COVERED_FIELDS, ids, nextId, valueKeys, RecordingRuleRun, VALUE_FIELDS;
 var init_lint_memo = __esm({
   "dist/capabilities/lint-memo.js"() {
     "use strict";
@@ -38470,6 +38477,7 @@ var init_lint_memo = __esm({
         super.report(rule, finding, input, mayRepeat);
       }
     };
+    VALUE_FIELDS = /* @__PURE__ */ new Set(["absolutePath", "file", "ok", "format", "value"]);
   }
 });
 

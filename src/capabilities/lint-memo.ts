@@ -10,7 +10,8 @@
  * - any other rule runs again when the value of any capability file changed, or what else it was seen
  *   to read on its last run: the text of a document (a finding that names a line, or quotes a value as
  *   written), the frontend scan, the project's other fields;
- * - a rule that runs last (unused-suppression reads what the others suppressed) always runs.
+ * - a rule that runs last (unused-suppression reads what the others suppressed) runs again when
+ *   any other rule ran again, or what it read changed.
  * An edit that leaves every file's parsed value as it was (whitespace, formatting) re-runs only rules
  * that read the edited document's text; the findings are placed in the new text all the same.
  */
@@ -37,8 +38,8 @@ interface Recorded {
 
 /** What a rule of the whole input read on its last run, besides the capabilities' values. */
 interface Reads {
-  /** Documents whose text it read (`context.document`), or "all" (`project.documents`). */
-  documents: Set<string> | "all";
+  /** Documents whose text it read (`context.document`, or more than a file's name and value from `project.documents`). */
+  documents: Set<string>;
   /** Other fields of the project it read. */
   fields: Set<string>;
 }
@@ -156,18 +157,13 @@ function fieldKey(project: Project, field: string): string {
 }
 
 function inputKey(project: Project, units: Map<string, string>, reads: Reads): string[] {
-  const key = [...units.values()];
-  const documents =
-    reads.documents === "all"
-      ? project.documents
-      : project.documents.filter((document) =>
-          (reads.documents as Set<string>).has(document.absolutePath),
-        );
-  for (const document of documents) key.push(`${document.absolutePath} ${identity(document)}`);
-  if (reads.documents !== "all")
-    for (const file of reads.documents)
-      if (!project.documents.some((document) => document.absolutePath === file))
-        key.push(`${file} none`);
+  const key: string[] = [];
+  for (const [file, value] of units) key.push(file, value);
+  // The texts it read, by identity (a document is made anew only when its text changed).
+  for (const file of [...reads.documents].sort()) {
+    const document = project.documents.find((candidate) => candidate.absolutePath === file);
+    key.push(`${file} ${document ? identity(document) : "none"}`);
+  }
   for (const field of [...reads.fields].sort()) key.push(`${field} ${fieldKey(project, field)}`);
   return key;
 }
@@ -231,11 +227,6 @@ export async function startRules(
   for (const rule of rulesToStart(rules, settings)) {
     seen.add(rule.id);
     const last = memo.rules.get(rule.id);
-    if (rule.runsLast) {
-      work.ran.set(rule.id, "*");
-      await rule.check(Object.freeze(contextOf(rule)));
-      continue;
-    }
     if (rule.scope === "document") {
       const kept = last?.scope === "document" && last.fixed === fixed ? last.units : undefined;
       const next = new Map<string, { key: string; reports: Recorded[] }>();
@@ -269,6 +260,8 @@ export async function startRules(
     if (
       last?.scope === "input" &&
       last.fixed === fixed &&
+      // A rule that runs last reads what the others suppressed: the same only when none ran again.
+      (!rule.runsLast || work.ran.size === 0) &&
       sameKey(last.key, inputKey(project, units, last.reads))
     ) {
       for (const recorded of last.reports) replay(rule, recorded.finding, recorded.at);
@@ -352,12 +345,21 @@ export function documentView(
   };
 }
 
+/** What a document says beyond its text: its file and parsed value, which every rule's key covers. */
+const VALUE_FIELDS = new Set<PropertyKey>(["absolutePath", "file", "ok", "format", "value"]);
+
 /** A rule of the whole input's context, noting which documents' texts and which other project fields it reads. */
 function trackingView(context: RuleContext, reads: Reads): RuleContext {
+  const readText = (file: string) => {
+    reads.documents.add(file);
+  };
+  let documents: SourceDocument[] | undefined;
   const project = new Proxy(context.project, {
     get(target, field, receiver) {
-      if (field === "documents") reads.documents = "all";
-      else if (typeof field === "string" && !COVERED_FIELDS.has(field)) reads.fields.add(field);
+      // The documents as views: reading a file's name, `ok` or value is no read of its text.
+      if (field === "documents")
+        return (documents ??= target.documents.map((document) => textWatch(document, readText)));
+      if (typeof field === "string" && !COVERED_FIELDS.has(field)) reads.fields.add(field);
       return Reflect.get(target, field, receiver) as unknown;
     },
   });
@@ -365,10 +367,23 @@ function trackingView(context: RuleContext, reads: Reads): RuleContext {
     ...context,
     project,
     document: (at) => {
-      if (reads.documents !== "all") reads.documents.add(at.absolutePath);
+      readText(at.absolutePath);
       return context.document(at);
     },
   };
+}
+
+/** A document that notes a read of anything but its file and value (its text, positions, written forms). */
+function textWatch(document: SourceDocument, readText: (file: string) => void): SourceDocument {
+  return new Proxy(document, {
+    get(target, field) {
+      if (!VALUE_FIELDS.has(field)) readText(target.absolutePath);
+      const value = Reflect.get(target, field, target) as unknown;
+      return typeof value === "function"
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }
 
 /** A finding's position in its document, found once per document (an unchanged document keeps its findings' positions). */
