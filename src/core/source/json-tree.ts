@@ -74,18 +74,23 @@ export class JsonTree implements JsonPathTree {
 
   /** A member's key, decoded. */
   key(node: JsonNode): string {
-    const start = this.keyStarts[node]!;
-    const end = this.keyEnds[node]!;
-    return this.keyEscaped[node]
-      ? (JSON.parse(this.text.slice(start, end)) as string)
-      : this.text.slice(start + 1, end - 1);
+    return decodedKey(
+      this.text,
+      this.keyStarts[node]!,
+      this.keyEnds[node]!,
+      this.keyEscaped[node]!,
+    );
   }
 
   /** Whether a member's key, decoded, is `name`; compares in place when the key holds no escape. */
   keyIs(node: JsonNode, name: string): boolean {
-    if (this.keyEscaped[node]) return this.key(node) === name;
-    const start = this.keyStarts[node]! + 1;
-    return this.keyEnds[node]! - 1 - start === name.length && this.text.startsWith(name, start);
+    return keyEquals(
+      this.text,
+      this.keyStarts[node]!,
+      this.keyEnds[node]!,
+      this.keyEscaped[node]!,
+      name,
+    );
   }
 
   /**
@@ -191,11 +196,7 @@ export function jsonTree(text: string): JsonTree {
 
   const grow = () => {
     capacity *= 2;
-    const larger = <T extends Int32Array | Uint8Array>(array: T): T => {
-      const copy = new (array.constructor as new (length: number) => T)(capacity);
-      copy.set(array);
-      return copy;
-    };
+    const larger = <T extends Int32Array | Uint8Array>(array: T): T => grown(array, capacity);
     starts = larger(starts);
     ends = larger(ends);
     keyStarts = larger(keyStarts);
@@ -434,17 +435,22 @@ export class LazyJsonTree implements JsonPathTree {
 
   /** A member's key, decoded. */
   key(node: JsonNode): string {
-    const start = this.keyStarts[node]!;
-    const end = this.keyEnds[node]!;
-    return this.keyEscaped[node]
-      ? (JSON.parse(this.text.slice(start, end)) as string)
-      : this.text.slice(start + 1, end - 1);
+    return decodedKey(
+      this.text,
+      this.keyStarts[node]!,
+      this.keyEnds[node]!,
+      this.keyEscaped[node]!,
+    );
   }
 
   private keyIs(node: JsonNode, name: string): boolean {
-    if (this.keyEscaped[node]) return this.key(node) === name;
-    const start = this.keyStarts[node]! + 1;
-    return this.keyEnds[node]! - 1 - start === name.length && this.text.startsWith(name, start);
+    return keyEquals(
+      this.text,
+      this.keyStarts[node]!,
+      this.keyEnds[node]!,
+      this.keyEscaped[node]!,
+      name,
+    );
   }
 
   /** As {@link JsonTree.step}: an array item by index, or the last member written with a key. */
@@ -518,11 +524,7 @@ export class LazyJsonTree implements JsonPathTree {
   private add(start: number, end: number, keyStart: number, keyEnd: number, escaped: number) {
     if (this.size === this.starts.length) {
       const capacity = this.size * 2;
-      const larger = <T extends Int32Array | Uint8Array>(array: T): T => {
-        const copy = new (array.constructor as new (length: number) => T)(capacity);
-        copy.set(array);
-        return copy;
-      };
+      const larger = <T extends Int32Array | Uint8Array>(array: T): T => grown(array, capacity);
       this.starts = larger(this.starts);
       this.ends = larger(this.ends);
       this.keyStarts = larger(this.keyStarts);
@@ -615,4 +617,28 @@ export function deepestNode(
     node = next;
   }
   return { node, depth };
+}
+
+/** `array`'s items in a new array of the same kind with room for `capacity`. */
+function grown<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(capacity);
+  copy.set(array);
+  return copy;
+}
+
+/** The key written from `start` to `end` (quotes included), decoded. */
+function decodedKey(text: string, start: number, end: number, escaped: number): string {
+  return escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
+}
+
+/** Whether that key, decoded, is `name`; compared in place when it holds no escape. */
+function keyEquals(
+  text: string,
+  start: number,
+  end: number,
+  escaped: number,
+  name: string,
+): boolean {
+  if (escaped) return decodedKey(text, start, end, escaped) === name;
+  return end - start - 2 === name.length && text.startsWith(name, start + 1);
 }
