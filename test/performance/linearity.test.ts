@@ -35,6 +35,17 @@ function app(copies: number): string {
   return dir;
 }
 
+/** Every counter the smaller run moved grew at most BOUND times for GROWTH times the input. */
+function expectLinear(one: Record<WorkCounter, number>, four: Record<WorkCounter, number>): void {
+  for (const counter of Object.keys(one) as WorkCounter[]) {
+    if (one[counter] === 0) continue;
+    expect(
+      four[counter] / one[counter],
+      `${counter}: ${one[counter]} → ${four[counter]}`,
+    ).toBeLessThanOrEqual(BOUND);
+  }
+}
+
 async function counted(
   argv: (dir: string) => string[],
   copies: number,
@@ -54,13 +65,7 @@ describe.each([
     const one = await counted(argv, 1);
     const four = await counted(argv, GROWTH);
     expect(one.resolvedEntries).toBeGreaterThan(0);
-    for (const counter of Object.keys(one) as WorkCounter[]) {
-      if (one[counter] === 0) continue;
-      expect(
-        four[counter] / one[counter],
-        `${counter}: ${one[counter]} → ${four[counter]}`,
-      ).toBeLessThanOrEqual(BOUND);
-    }
+    expectLinear(one, four);
   }, 120_000);
 });
 
@@ -75,13 +80,7 @@ describe("every capability rule alone on real capability files", () => {
       const argv = (dir: string) => ["check", "--app", dir, "--format", "compact", "--only", id];
       const one = await counted(argv, 1);
       const four = await counted(argv, GROWTH);
-      for (const counter of Object.keys(one) as WorkCounter[]) {
-        if (one[counter] === 0) continue;
-        expect(
-          four[counter] / one[counter],
-          `${counter}: ${one[counter]} → ${four[counter]}`,
-        ).toBeLessThanOrEqual(BOUND);
-      }
+      expectLinear(one, four);
     },
     120_000,
   );
@@ -153,13 +152,7 @@ describe("diff", () => {
     const one = await count(30);
     const four = await count(30 * GROWTH);
     expect(one.patternComparisons).toBeGreaterThan(0);
-    for (const counter of Object.keys(one) as WorkCounter[]) {
-      if (one[counter] === 0) continue;
-      expect(
-        four[counter] / one[counter],
-        `${counter}: ${one[counter]} → ${four[counter]}`,
-      ).toBeLessThanOrEqual(BOUND);
-    }
+    expectLinear(one, four);
   }, 120_000);
 });
 
@@ -215,12 +208,6 @@ describe("a monorepo checked from its root", () => {
       "lockFilesParsed",
     ] as const)
       expect(four[counter], counter).toBe(one[counter]);
-    for (const counter of Object.keys(one) as WorkCounter[]) {
-      if (one[counter] === 0) continue;
-      expect(
-        four[counter] / one[counter],
-        `${counter}: ${one[counter]} → ${four[counter]}`,
-      ).toBeLessThanOrEqual(BOUND);
-    }
+    expectLinear(one, four);
   }, 240_000);
 });
