@@ -93,7 +93,8 @@ for (const [name, fd] of [
 }
 Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
 cli.exports.main(io).then(async (code) => {
-  process.exitCode = code;
+  // Never below what a refused write already set (2).
+  process.exitCode = Math.max(code, process.exitCode ?? 0);
   await liveServer?.stopUnadopted();
 });
 
@@ -128,11 +129,23 @@ function answeredWithoutTheBundle(args) {
   } catch (error) {
     // A reader that closed the pipe (`caplint --help | head -1`) ends the run quietly, as in the CLI.
     if (error.code === "EPIPE") return true;
+    if (error.code !== "EAGAIN") return cannotWrite(error);
   }
   process.stdout.on("error", (error) => {
-    if (error.code !== "EPIPE") throw error;
+    if (error.code !== "EPIPE") cannotWrite(error);
   });
-  process.stdout.write(bytes.subarray(written));
+  try {
+    process.stdout.write(bytes.subarray(written));
+  } catch (error) {
+    if (error.code !== "EPIPE") return cannotWrite(error);
+  }
+  return true;
+}
+
+/** A write that failed (a full disk: `caplint --version > /dev/full`): one line and exit 2, as the CLI. */
+function cannotWrite(error) {
+  process.stderr.write(`caplint: cannot write the output: ${error.code ?? "write failed"}\n`);
+  process.exitCode = 2;
   return true;
 }
 

@@ -8,7 +8,7 @@ import { withStreams, type MainOptions } from "../core/io.js";
 import { toolVersion } from "../core/tool.js";
 import { COMMAND_NAMES, registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
-import { oneLine, SafeOutput } from "../core/terminal-text.js";
+import { oneLine, outputWriteFailed, SafeOutput } from "../core/terminal-text.js";
 import { forgetFilesRead } from "../core/source/read.js";
 import { CaplintCommand } from "./usage-errors.js";
 
@@ -78,7 +78,7 @@ export async function main(givenOptions: MainOptions): Promise<number> {
       errors.length = 0;
       await parse(true, errors);
     }
-    return exitCode;
+    return outputWriteFailed() ? EXIT_FATAL : exitCode;
   } catch (error) {
     for (const line of errors) stderr.write(line);
     if (error instanceof CommanderError) {

@@ -1,5 +1,9 @@
 import { createRequire } from "node:module";
 
+import { FatalError } from "./errors.js";
+import { EXIT_FATAL } from "./exit-codes.js";
+import { describeIoError } from "./source/read.js";
+
 /**
  * The one output layer between caplint and a terminal (or a file someone will `cat`).
  *
@@ -241,6 +245,13 @@ type OutputTarget = TextSink & {
   writableNeedDrain?: boolean;
 };
 
+let writeFailure: string | undefined;
+
+/** Whether a standard stream refused a write after it was made (the run then exits 2). */
+export function outputWriteFailed(): boolean {
+  return writeFailure !== undefined;
+}
+
 export class SafeOutput implements TextSink {
   private closed = false;
   private readonly guard = new WorkflowCommandGuard();
@@ -256,8 +267,13 @@ export class SafeOutput implements TextSink {
 
   private guarded(target: OutputTarget): OutputTarget {
     target.on?.("error", (error) => {
-      if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
       this.closed = true;
+      if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+      // A full disk or a device that refuses the write (`> /dev/full`), reported after the write
+      // returned: one line and exit 2, never a stack trace (which would print a line of the bundle).
+      writeFailure ??= `cannot write the output: ${describeIoError(error)}`;
+      process.exitCode = EXIT_FATAL;
+      if (target !== process.stderr) process.stderr.write(`caplint: ${writeFailure}\n`);
     });
     return target;
   }
@@ -290,10 +306,17 @@ export class SafeOutput implements TextSink {
     try {
       return this.target.write(terminalSafe(chunk, this.guard));
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
       // A synchronous pipe reports the closed reader at once.
-      if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
-      this.closed = true;
-      return false;
+      if (code === "EPIPE") {
+        this.closed = true;
+        return false;
+      }
+      // A full disk or a device that refuses the write (`> /dev/full`): one line and exit 2, never a
+      // stack trace (which would print a line of the bundle).
+      if (typeof code === "string")
+        throw new FatalError(`cannot write the output: ${describeIoError(error)}`);
+      throw error;
     }
   }
 }

@@ -251,6 +251,20 @@ describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 
   });
 });
 
+describe("a full disk under standard output (/dev/full) is one line and exit 2", () => {
+  it.each([
+    ["--version"],
+    ["check repeats.json"],
+    ["check -f json repeats.json"],
+    ["permissions"],
+  ] as const)("caplint %s > /dev/full", (command) => {
+    const { dir } = fixture();
+    const result = shell(`$CAPLINT ${command} > /dev/full`, dir);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^caplint: cannot write the output: .*ENOSPC.*\n$/);
+  });
+});
+
 describe("standard output on a pipe a Node parent made non-blocking", { timeout: 60_000 }, () => {
   // The bin writes standard output with fs.writeSync; on a pipe a Node parent made non-blocking, with
   // a slow reader, a write fails (EAGAIN) or is taken in part: the rest must reach the reader through
