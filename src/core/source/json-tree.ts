@@ -15,26 +15,18 @@ export const NO_NODE: JsonNode = -1;
 /** Up to this many members, an object's key is found by comparing in place; above, through an index. */
 const MEMBERS_SCANNED = 32;
 
-export class JsonTree implements JsonPathTree {
-  /** The root value. */
-  readonly root: JsonNode = 0;
-
+/** What both trees know of each node: where its value and its key are written. */
+abstract class JsonNodes {
   constructor(
     readonly text: string,
-    /** How many values the tree holds; nodes are numbered 0 to size - 1 in text order (a parent before its children). */
-    readonly size: number,
     /** Start and end (exclusive) offset of each value. */
-    private readonly starts: Int32Array,
-    private readonly ends: Int32Array,
+    protected starts: Int32Array,
+    protected ends: Int32Array,
     /** Start and end of each object member's key (with its quotes); -1 for array items and the root. */
-    private readonly keyStarts: Int32Array,
-    private readonly keyEnds: Int32Array,
+    protected keyStarts: Int32Array,
+    protected keyEnds: Int32Array,
     /** 1 when the member's key holds an escape, so its raw text is not its value. */
-    private readonly keyEscaped: Uint8Array,
-    /** Where each container's children are listed in `children`, and how many. */
-    private readonly childStarts: Int32Array,
-    private readonly childCounts: Int32Array,
-    private readonly children: Int32Array,
+    protected keyEscaped: Uint8Array,
   ) {}
 
   kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
@@ -47,15 +39,6 @@ export class JsonTree implements JsonPathTree {
 
   length(node: JsonNode): number {
     return this.ends[node]! - this.starts[node]!;
-  }
-
-  /** The items of an array or the member values of an object, in text order. */
-  childCount(node: JsonNode): number {
-    return this.childCounts[node]!;
-  }
-
-  child(node: JsonNode, index: number): JsonNode {
-    return this.children[this.childStarts[node]! + index]!;
   }
 
   /** Whether the value is an object member (it has a key). */
@@ -74,23 +57,49 @@ export class JsonTree implements JsonPathTree {
 
   /** A member's key, decoded. */
   key(node: JsonNode): string {
-    return decodedKey(
-      this.text,
-      this.keyStarts[node]!,
-      this.keyEnds[node]!,
-      this.keyEscaped[node]!,
-    );
+    const start = this.keyStarts[node]!;
+    const end = this.keyEnds[node]!;
+    return this.keyEscaped[node]
+      ? (JSON.parse(this.text.slice(start, end)) as string)
+      : this.text.slice(start + 1, end - 1);
   }
 
   /** Whether a member's key, decoded, is `name`; compares in place when the key holds no escape. */
   keyIs(node: JsonNode, name: string): boolean {
-    return keyEquals(
-      this.text,
-      this.keyStarts[node]!,
-      this.keyEnds[node]!,
-      this.keyEscaped[node]!,
-      name,
-    );
+    if (this.keyEscaped[node]) return this.key(node) === name;
+    const start = this.keyStarts[node]! + 1;
+    return this.keyEnds[node]! - 1 - start === name.length && this.text.startsWith(name, start);
+  }
+}
+
+export class JsonTree extends JsonNodes implements JsonPathTree {
+  /** The root value. */
+  readonly root: JsonNode = 0;
+
+  constructor(
+    text: string,
+    /** How many values the tree holds; nodes are numbered 0 to size - 1 in text order (a parent before its children). */
+    readonly size: number,
+    starts: Int32Array,
+    ends: Int32Array,
+    keyStarts: Int32Array,
+    keyEnds: Int32Array,
+    keyEscaped: Uint8Array,
+    /** Where each container's children are listed in `children`, and how many. */
+    private readonly childStarts: Int32Array,
+    private readonly childCounts: Int32Array,
+    private readonly children: Int32Array,
+  ) {
+    super(text, starts, ends, keyStarts, keyEnds, keyEscaped);
+  }
+
+  /** The items of an array or the member values of an object, in text order. */
+  childCount(node: JsonNode): number {
+    return this.childCounts[node]!;
+  }
+
+  child(node: JsonNode, index: number): JsonNode {
+    return this.children[this.childStarts[node]! + index]!;
   }
 
   /**
@@ -373,38 +382,29 @@ interface ContainerScan {
  * work is the text up to the last finding times the depth of the paths. `scanned` counts it, for a
  * caller that prefers the whole tree past some amount.
  */
-export class LazyJsonTree implements JsonPathTree {
+export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   readonly root: JsonNode = 0;
   /** Characters read by the containers' scans so far. */
   scanned = 0;
   private size = 0;
-  private starts = new Int32Array(64);
-  private ends = new Int32Array(64);
-  private keyStarts = new Int32Array(64);
-  private keyEnds = new Int32Array(64);
-  private keyEscaped = new Uint8Array(64);
   private readonly scans = new Map<JsonNode, ContainerScan>();
   private readonly memberIndexes = new Map<JsonNode, Map<string, JsonNode>>();
 
   /** `text` must be valid JSON (the caller parsed it with `JSON.parse` first). */
-  constructor(readonly text: string) {
+  constructor(text: string) {
+    super(
+      text,
+      new Int32Array(64),
+      new Int32Array(64),
+      new Int32Array(64),
+      new Int32Array(64),
+      new Uint8Array(64),
+    );
     // The root spans the text without the white space around it: valid JSON holds one value.
     const start = skipSpaceAt(text, 0);
     let end = text.length;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     this.add(start, end, -1, -1, 0);
-  }
-
-  kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
-    return kindOf(this.text.charCodeAt(this.starts[node]!));
-  }
-
-  offset(node: JsonNode): number {
-    return this.starts[node]!;
-  }
-
-  length(node: JsonNode): number {
-    return this.ends[node]! - this.starts[node]!;
   }
 
   childCount(node: JsonNode): number {
@@ -419,38 +419,6 @@ export class LazyJsonTree implements JsonPathTree {
     if (!scan) return NO_NODE;
     while (scan.children.length <= index && scan.at !== -1) this.scanOne(node, scan);
     return scan.children[index] ?? NO_NODE;
-  }
-
-  isMember(node: JsonNode): boolean {
-    return this.keyStarts[node]! >= 0;
-  }
-
-  keyOffset(node: JsonNode): number {
-    return this.keyStarts[node]!;
-  }
-
-  keyLength(node: JsonNode): number {
-    return this.keyEnds[node]! - this.keyStarts[node]!;
-  }
-
-  /** A member's key, decoded. */
-  key(node: JsonNode): string {
-    return decodedKey(
-      this.text,
-      this.keyStarts[node]!,
-      this.keyEnds[node]!,
-      this.keyEscaped[node]!,
-    );
-  }
-
-  private keyIs(node: JsonNode, name: string): boolean {
-    return keyEquals(
-      this.text,
-      this.keyStarts[node]!,
-      this.keyEnds[node]!,
-      this.keyEscaped[node]!,
-      name,
-    );
   }
 
   /** As {@link JsonTree.step}: an array item by index, or the last member written with a key. */
@@ -624,21 +592,4 @@ function grown<T extends Int32Array | Uint8Array>(array: T, capacity: number): T
   const copy = new (array.constructor as new (length: number) => T)(capacity);
   copy.set(array);
   return copy;
-}
-
-/** The key written from `start` to `end` (quotes included), decoded. */
-function decodedKey(text: string, start: number, end: number, escaped: number): string {
-  return escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
-}
-
-/** Whether that key, decoded, is `name`; compared in place when it holds no escape. */
-function keyEquals(
-  text: string,
-  start: number,
-  end: number,
-  escaped: number,
-  name: string,
-): boolean {
-  if (escaped) return decodedKey(text, start, end, escaped) === name;
-  return end - start - 2 === name.length && text.startsWith(name, start + 1);
 }
