@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AclManifests } from "../../src/capabilities/catalog/types.js";
 import { accessMatrix, resolve, resolveAccess } from "../../src/capabilities/engine/index.js";
-import { resetWork, work } from "../../src/capabilities/engine/work.js";
+import { resetWork, work } from "../../src/capabilities/work.js";
 import { capability, catalogOf, manifest } from "../capabilities/engine/helpers.js";
 
 /** 40 plugins × 25 commands, each with a default set of 10 and a nested `all` set. */

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { realWorldApp } from "../../scripts/lib/real-world-app.mjs";
 // @ts-expect-error: a plain ES module shared with the benchmark (scripts/bench.mjs), no types.
 import { corpusApps, monorepo } from "../../scripts/lib/monorepo.mjs";
-import { resetWork, work, type WorkCounter } from "../../src/capabilities/engine/work.js";
+import { resetWork, work, type WorkCounter } from "../../src/capabilities/work.js";
 import { RULES } from "../../src/registry.js";
 import { run } from "../helpers/run.js";
 

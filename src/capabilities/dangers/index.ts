@@ -19,7 +19,7 @@ import {
   type PlatformSet,
 } from "../engine/platform-set.js";
 import { sortMapKeys } from "../engine/normalize.js";
-import { work } from "../engine/work.js";
+import { work } from "../work.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { entryPath } from "../model/capability.js";
 import type { Capability } from "../model/types.js";

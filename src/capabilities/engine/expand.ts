@@ -12,7 +12,7 @@ import {
   type PermissionSetDef,
 } from "../catalog/types.js";
 import { commandName, qualifiedIdentifier, type ExpansionProblem, type SetLimit } from "./model.js";
-import { work } from "./work.js";
+import { work } from "../work.js";
 
 /**
  * More leaves than this from one entry means sets include each other over and over, unless the

@@ -7,7 +7,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { Capability } from "../model/types.js";
 import type { Expansion } from "./expand.js";
 import type { PlatformSet } from "./platform-set.js";
-import { work } from "./work.js";
+import { work } from "../work.js";
 import type {
   CommandEntries,
   EntryProvenance,

@@ -1,7 +1,7 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import type { GlobalScopeContribution } from "../engine/model.js";
 import { labelMatches } from "../engine/match/glob.js";
-import { work } from "../engine/work.js";
+import { work } from "../work.js";
 import { compareStrings } from "../../core/diagnostics.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Spelling } from "../catalog/brand.js";

@@ -1,7 +1,7 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import { expandIdentifier, type Context, type ResolvedCommand } from "../engine/index.js";
-import { work } from "../engine/work.js";
+import { work } from "../work.js";
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";

@@ -9,7 +9,7 @@ import {
   platformSetOf,
   splitAlike,
 } from "../../../src/capabilities/engine/platform-set.js";
-import { resetWork, work } from "../../../src/capabilities/engine/work.js";
+import { resetWork, work } from "../../../src/capabilities/work.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
 import denyAppliesGlobally from "../../../src/capabilities/rules/deny-applies-globally.js";
 import { run } from "../../helpers/run.js";
