@@ -125,6 +125,12 @@ const LAZY_PACKAGE_REQUIRE =
  * (no code cache: 40 KB of validator functions, 5 % of a one-file check's instructions). Bundled, they
  * are still evaluated only when a file is first validated, and compiled from the bundle's code cache.
  */
+/**
+ * A module's own path, `fileURLToPath(import.meta.url)` (src/core/package-files.ts, on every run), is
+ * the bundle's path in the bundle: `__filename`, which the bin passes, without making a URL of it and
+ * parsing it back (Node's URL class compiled and run: 3 M instructions of a one-file check).
+ */
+const OWN_PATH = "fileURLToPath(import.meta.url)";
 const GENERATED_FILE = /\bgeneratedFile\("([\w.-]+\.cjs)"\)/;
 const GENERATED_REQUIRE = /\bcreateRequire\(import\.meta\.url\)\((\w+)\)/;
 const lazyPackageRequires = {
@@ -142,11 +148,17 @@ const lazyPackageRequires = {
       const { readFile } = await import("node:fs/promises");
       const source = await readFile(args.path, "utf8");
       const generated = GENERATED_FILE.exec(source)?.[1];
-      if (!source.includes('createRequire(import.meta.url)("') && generated === undefined)
+      if (
+        !source.includes('createRequire(import.meta.url)("') &&
+        !source.includes(OWN_PATH) &&
+        generated === undefined
+      )
         return undefined;
-      const contents = source.replace(LAZY_PACKAGE_REQUIRE, (call, name) =>
-        name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`,
-      );
+      const contents = source
+        .replace(LAZY_PACKAGE_REQUIRE, (call, name) =>
+          name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`,
+        )
+        .replaceAll(OWN_PATH, "__filename");
       return {
         contents:
           generated === undefined
@@ -289,8 +301,11 @@ const result = await build({
   minifyWhitespace: true,
   minifyIdentifiers: true,
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
-  define: { "import.meta.url": "__caplintBundleUrl" },
-  banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // Made when first read (only by a lazily loaded package's `createRequire`), not as the bundle loads.
+  define: { "import.meta.url": "__caplintBundle.url" },
+  banner: {
+    js: 'var __caplintBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+  },
   plugins: [
     builtinDynamicImports,
     sharedPath,
@@ -359,7 +374,7 @@ if (stray) {
   process.exit(1);
 }
 // A package required at run time from node_modules: the release commit and the GitHub Action have none.
-const fromNodeModules = /createRequire\)\(__caplintBundleUrl\)\("(?!node:)([^"]+)"\)/.exec(main);
+const fromNodeModules = /createRequire\)\(__caplintBundle\.url\)\("(?!node:)([^"]+)"\)/.exec(main);
 if (fromNodeModules) {
   console.error(
     `dist/cli-bundle/main.cjs requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`,
