@@ -115,7 +115,7 @@ cli.exports.main(io).then(async (code) => {
 });
 
 /**
- * `--version` and `--help` alone are answered without reading or compiling the 1.3 MB bundle (most of
+ * `--version` and `--help` alone are answered without reading or compiling the 1.2 MB bundle (most of
  * such a run's start-up). The version is package.json's, as the CLI prints it; the help is the CLI's
  * own, written at build time (scripts/build-code-cache.mjs) for output that is no terminal: commander
  * wraps help to a terminal's width, so a terminal gets it from the CLI. Anything missing: the CLI answers.
