@@ -2,32 +2,50 @@
 // Runs one build of caplint over every fixture in every output format and writes each run's exit code,
 // stdout and stderr to a folder, so two builds (main's and a refactor's) can be compared with `diff -r`:
 //
-//   node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp]
+//   node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp] [--bundle]
 //   diff -r /tmp/before /tmp/after
 //
 // <build-root> holds a build (`npm run build`): its dist/cli/main.js is run in-process, one run after
 // another, as test/helpers/run.ts runs main() (a child process per run would take an hour here).
+// With --bundle, the shipped bundle (dist/cli-bundle/main.cjs, what bin/caplint.js runs) is compiled
+// and run instead: a change to scripts/bundle.mjs or its minification shows only there.
 // Cases: every capability rule fixture (fixtures/capabilities/: a file or app folder, with its .args,
 // and --fix-dry-run on the fixable ones), every app of fixtures/real-world, every recording of
 // fixtures/events and every dump of fixtures/mcp (each with its .args).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import vm from "node:vm";
 
 const [buildRoot, outDir, ...rest] = process.argv.slice(2);
 if (!buildRoot || !outDir) {
   process.stderr.write(
-    "usage: node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp]\n",
+    "usage: node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp] [--bundle]\n",
   );
   process.exit(2);
 }
-const only = rest[0] === "--only" ? rest[1] : undefined;
+const onlyAt = rest.indexOf("--only");
+const only = onlyAt >= 0 ? rest[onlyAt + 1] : undefined;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FIXTURES = path.join(ROOT, "fixtures");
 const FORMATS = ["stylish", "compact", "json", "sarif", "github"];
-const { main } = await import(
-  pathToFileURL(path.join(path.resolve(buildRoot), "dist", "cli", "main.js")).href
-);
+const { main } = rest.includes("--bundle")
+  ? shippedBundle(path.join(path.resolve(buildRoot), "dist", "cli-bundle", "main.cjs"))
+  : await import(pathToFileURL(path.join(path.resolve(buildRoot), "dist", "cli", "main.js")).href);
+
+/** The bundle's exports, compiled as bin/caplint.js compiles it (a wrapped CommonJS module body). */
+function shippedBundle(bundle) {
+  const module = { exports: {} };
+  new vm.Script(readFileSync(bundle, "utf8"), { filename: bundle }).runInThisContext()(
+    module.exports,
+    createRequire(bundle),
+    module,
+    bundle,
+    path.dirname(bundle),
+  );
+  return module.exports;
+}
 
 const CASE = /\.(json|jsonl|toml|json5|txt)$/;
 

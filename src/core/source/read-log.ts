@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 
 /**
@@ -22,22 +21,30 @@ export function newReadLog(): ReadLog {
 }
 
 /**
- * Scoped to one asynchronous call tree, so that two loads running at once (a language server, a
- * library user) each record only their own reads; a nested recording also records into the outer one.
+ * The recordings in progress. A plain set, not an AsyncLocalStorage: on Node 20 running one turns on
+ * promise hooks for the rest of the process, 3-5 % of a check's CPU (every promise pays for them).
+ * Loads running at once in one process (a language server, a library user) therefore also record each
+ * other's reads: a superset, which errs on the safe side for both users of a log (a watch run re-runs
+ * on more changes, `--output` refuses more paths). A nested recording records into the outer one too.
  */
-const active = new AsyncLocalStorage<readonly ReadLog[]>();
+const recording = new Set<ReadLog>();
 
-/** Runs `body`, recording into `log` every read made below it. */
-export function recordReads<T>(log: ReadLog, body: () => Promise<T>): Promise<T> {
-  return active.run([...(active.getStore() ?? []), log], body);
+/** Runs `body`, recording into `log` every read made until it settles. */
+export async function recordReads<T>(log: ReadLog, body: () => Promise<T>): Promise<T> {
+  if (recording.has(log)) return body();
+  recording.add(log);
+  try {
+    return await body();
+  } finally {
+    recording.delete(log);
+  }
 }
 
 /** Records one read into the recordings in progress, if any. */
 export function noteRead(kind: ReadKind, target: string): void {
-  const logs = active.getStore();
-  if (!logs) return;
+  if (recording.size === 0) return;
   const absolute = path.resolve(target);
-  for (const log of logs) log[kind].add(absolute);
+  for (const log of recording) log[kind].add(absolute);
 }
 
 /** Every path in the log, files and folders alike. */
