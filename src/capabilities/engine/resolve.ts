@@ -92,6 +92,19 @@ interface CommandSite {
   leaf: number;
 }
 
+/**
+ * No sites, as an empty list of the same elements kind as the lists of sites (objects): an empty
+ * literal is a list of small integers, another kind, which optimised loops over sites would meet as
+ * a new map and be thrown away for (made by emptying a one-item list, whose kind stays).
+ */
+const NO_SITES: readonly CommandSite[] = (() => {
+  const list: CommandSite[] = [
+    { expansion: { leaves: [], problems: [], scopeOnly: [], denies: false }, leaf: 0 },
+  ];
+  list.pop();
+  return list;
+})();
+
 export class Resolution implements PlatformSource {
   readonly catalog: Catalog;
   readonly platforms: readonly string[];
@@ -305,7 +318,7 @@ export class Resolution implements PlatformSource {
     let set = this.denials.get(command);
     if (set === undefined) {
       set = 0;
-      for (const site of this.commandSites().deny.get(command) ?? []) {
+      for (const site of this.sitesOf("deny", command)) {
         const leaf = this.leafOn(site.expansion.leaves[site.leaf]!);
         for (const grant of this.grantsOf.get(site.expansion)!) {
           const { resolved, on } = this.capabilities[this.grantCapabilities[grant]!]!;
@@ -325,7 +338,7 @@ export class Resolution implements PlatformSource {
     let byExpansion = this.allowLeaves.get(command);
     if (!byExpansion) {
       byExpansion = new Map();
-      for (const site of this.commandSites().allow.get(command) ?? []) {
+      for (const site of this.sitesOf("allow", command)) {
         const set = this.leafOn(site.expansion.leaves[site.leaf]!);
         const sets = byExpansion.get(site.expansion);
         if (sets) sets.push(set);
@@ -358,7 +371,7 @@ export class Resolution implements PlatformSource {
     // turn), and a grant has one expansion: the host's order is the grants in order, each with its sites.
     const expansions: Expansion[] = [];
     const leavesOf: number[][] = [];
-    for (const site of this.commandSites()[side].get(command) ?? []) {
+    for (const site of this.sitesOf(side, command)) {
       if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) continue;
       if (expansions[expansions.length - 1] === site.expansion)
         leavesOf[leavesOf.length - 1]!.push(site.leaf);
@@ -459,7 +472,7 @@ export class Resolution implements PlatformSource {
     if (!pattern) {
       const masks = new Set<number>();
       for (const side of ["allow", "deny"] as const) {
-        for (const site of this.commandSites()[side].get(command) ?? []) {
+        for (const site of this.sitesOf(side, command)) {
           const leafBits = this.leafOn(site.expansion.leaves[site.leaf]!);
           for (const grant of this.grantsOf.get(site.expansion)!)
             masks.add(this.capabilities[this.grantCapabilities[grant]!]!.on & leafBits);
@@ -614,6 +627,14 @@ export class Resolution implements PlatformSource {
   }
 
   /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
+  /**
+   * The sites of `command` on one side; {@link NO_SITES} when there are none (a fresh `[]` per miss was
+   * of another elements kind than the lists, and threw away the optimised loops over them: wrong map).
+   */
+  private sitesOf(side: "allow" | "deny", command: string): readonly CommandSite[] {
+    return this.commandSites()[side].get(command) ?? NO_SITES;
+  }
+
   private commandSites(): { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } {
     if (!this.sites) {
       const allow = new Map<string, CommandSite[]>();

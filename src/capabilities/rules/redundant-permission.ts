@@ -52,7 +52,7 @@ export default defineRule({
       granted: readonly Granted[],
       platforms: readonly number[],
     ): Array<[number, number]> => {
-      const key = `${platforms.join(",")}:${granted.map((g) => g.id).join(",")}`;
+      const key = decisionKey(granted, platforms);
       let covered = decided.get(key);
       if (covered) return covered;
       covered = [];
@@ -93,9 +93,22 @@ export default defineRule({
     for (const capability of context.capabilities) {
       const active = activePlatforms(capability);
       if (active.length === 0) continue;
-      const candidates = capability.permissions.filter((entry) => !hasScope(entry));
-      const granted = candidates.map((entry) => grantedOf(entry.identifier));
-      const platforms = granted.some((g) => g.platformDependent) ? active : active.slice(0, 1);
+      // Plain loops into fresh arrays: the arrays \`filter\` and \`map\` return differ in elements kind
+      // (by length, and between the builtin and the optimiser's inlined copy), and each new kind
+      // seen here threw away the optimised \`decide\` and this loop (wrong map) and compiled them again.
+      const candidates: PermissionEntry[] = [];
+      const granted: Granted[] = [];
+      let platformDependent = false;
+      const entries = capability.permissions;
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e]!;
+        if (hasScope(entry)) continue;
+        const known = grantedOf(entry.identifier);
+        candidates.push(entry);
+        granted.push(known);
+        if (known.platformDependent) platformDependent = true;
+      }
+      const platforms = platformDependent ? active : active.slice(0, 1);
       for (const [index, coverIndex] of decide(granted, platforms)) {
         const entry = candidates[index]!;
         const cover = candidates[coverIndex]!;
@@ -141,18 +154,22 @@ function grantedLookup(catalog: Catalog): (identifier: string) => Granted {
   return (identifier) => {
     let granted = known.get(identifier);
     if (!granted) {
-      const leaves = expandIdentifier(catalog, identifier).leaves.map((leaf) => ({
-        id: qualifiedIdentifier(leaf.key, leaf.name),
-        platforms: leaf.permission.platforms,
-        chain: leaf.chain,
-      }));
+      const leaves: Array<Granted["leaves"][number]> = [];
+      let isSet = false;
+      let platformDependent = false;
+      for (const leaf of expandIdentifier(catalog, identifier).leaves) {
+        const platforms = leaf.permission.platforms;
+        leaves.push({ id: qualifiedIdentifier(leaf.key, leaf.name), platforms, chain: leaf.chain });
+        if (leaf.chain.length > 1) isSet = true;
+        if (platforms !== undefined) platformDependent = true;
+      }
       granted = {
         id: known.size,
         leaves,
-        isSet: leaves.some((leaf) => leaf.chain.length > 1),
-        platformDependent: leaves.some((leaf) => leaf.platforms !== undefined),
-        byPlatform: [],
-        coveredBy: [],
+        isSet,
+        platformDependent,
+        byPlatform: perTarget(),
+        coveredBy: perTarget(),
         via: new Map(),
       };
       known.set(identifier, granted);
@@ -163,16 +180,13 @@ function grantedLookup(catalog: Catalog): (identifier: string) => Granted {
 
 /** The qualified identifiers of the leaves that hold on platform TARGETS[platform]. */
 function leavesOn(granted: Granted, platform: number): ReadonlySet<string> {
-  let leaves = granted.byPlatform[platform];
-  if (!leaves) {
-    const name = TARGETS[platform]!;
-    const held = granted.platformDependent
-      ? granted.leaves.filter(
-          (leaf) => leaf.platforms === undefined || leaf.platforms.includes(name),
-        )
-      : granted.leaves;
-    leaves = granted.byPlatform[platform] = new Set(held.map((leaf) => leaf.id));
-  }
+  const known = granted.byPlatform[platform];
+  if (known) return known;
+  const name = TARGETS[platform]!;
+  const leaves = new Set<string>();
+  for (const leaf of granted.leaves)
+    if (leaf.platforms === undefined || leaf.platforms.includes(name)) leaves.add(leaf.id);
+  granted.byPlatform[platform] = leaves;
   return leaves;
 }
 
@@ -187,7 +201,12 @@ function coveredOn(mine: Granted, theirs: Granted, platform: number): boolean {
     covered =
       leaves.size > 0 &&
       (theirLeaves.size > leaves.size || (theirLeaves.size === leaves.size && !mine.isSet));
-    if (covered) covered = [...leaves].every((leaf) => theirLeaves.has(leaf));
+    if (covered)
+      for (const leaf of leaves)
+        if (!theirLeaves.has(leaf)) {
+          covered = false;
+          break;
+        }
     known.set(theirs, covered);
   }
   return covered;
@@ -202,6 +221,24 @@ function viaTo(cover: Granted, leaf: string): string {
     cover.via.set(leaf, via);
   }
   return via;
+}
+
+/**
+ * One slot per target, each empty: made at full length, so that every such array has the same
+ * elements kind from the start (an empty array filled at index 3 first turns holey, one filled at 0
+ * does not, and code optimised for one kind was thrown away at the other).
+ */
+function perTarget<T>(): Array<T | undefined> {
+  return new Array<T | undefined>(TARGETS.length).fill(undefined);
+}
+
+/** The key of a decision: the platforms, then the identifiers' numbers. */
+function decisionKey(granted: readonly Granted[], platforms: readonly number[]): string {
+  let key = "";
+  for (const platform of platforms) key += `${platform},`;
+  key += ":";
+  for (const g of granted) key += `${g.id},`;
+  return key;
 }
 
 /** Indices into TARGETS of the platforms the capability is active on. */
