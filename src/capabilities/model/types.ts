@@ -94,7 +94,7 @@ export interface Capability {
 
 /** The values of model items, for code that matches rather than points. */
 export function valuesOf(items: readonly ModelItem[]): string[] {
-  // A loop into a fresh array, not \`map\`: the arrays \`map\` returns differ in elements kind (empty or
+  // A loop into a fresh array, not `map`: the arrays `map` returns differ in elements kind (empty or
   // not, the builtin's or the optimiser's inlined copy), and the resolution's optimised loop, which
   // sorts these, was thrown away at each new kind (wrong map) and compiled again.
   const values: string[] = [];

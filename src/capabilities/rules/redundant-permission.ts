@@ -93,9 +93,9 @@ export default defineRule({
     for (const capability of context.capabilities) {
       const active = activePlatforms(capability);
       if (active.length === 0) continue;
-      // Plain loops into fresh arrays: the arrays \`filter\` and \`map\` return differ in elements kind
+      // Plain loops into fresh arrays: the arrays `filter` and `map` return differ in elements kind
       // (by length, and between the builtin and the optimiser's inlined copy), and each new kind
-      // seen here threw away the optimised \`decide\` and this loop (wrong map) and compiled them again.
+      // seen here threw away the optimised `decide` and this loop (wrong map) and compiled them again.
       const candidates: PermissionEntry[] = [];
       const granted: Granted[] = [];
       let platformDependent = false;
