@@ -79,7 +79,7 @@ export interface ResolvedCapability {
   webviews: readonly string[];
   contexts: readonly Context[];
   /** Invalid patterns; they match nothing. Remote patterns flagged unsafe still match (see origin.ts). */
-  patternProblems: PatternProblem[];
+  patternProblems: readonly PatternProblem[];
   /** Whether a calling webview is covered: some webview pattern matches its label, or some window pattern its window's. */
   matchesLabels(window: string, webview: string): boolean;
   /** Whether context `contextIndex` covers the origin. */

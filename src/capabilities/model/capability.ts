@@ -105,7 +105,11 @@ export function toCapability(
     webviews: list("webviews", raw.webviews, "webviews"),
     permissions: [],
     written,
-    source: { ...source, path: base },
+    // Written out, not spread: a spread copies the source's shape, and the path added to it went
+    // to a second, out-of-object store (80 bytes more a capability).
+    source: source.inline
+      ? { file: source.file, absolutePath: source.absolutePath, inline: true, path: base }
+      : { file: source.file, absolutePath: source.absolutePath, path: base },
   };
   if (Array.isArray(raw.permissions)) {
     const { entries, notMade } = toEntries(
@@ -131,9 +135,13 @@ export function toCapability(
 
 /** The string items of the list at `base` + `steps`, each with its path; nothing when the value is no list. */
 function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelItem[] {
-  if (!Array.isArray(value)) return [];
-  const items: ModelItem[] = [];
+  if (!Array.isArray(value) || value.length === 0) return [];
   const list = childPath(base, ...steps);
+  // A list of strings only (the usual one) is made at its length: the first push grows a list to
+  // 17 slots (152 bytes), and the model keeps one for every list of every capability.
+  if (value.every((item) => typeof item === "string"))
+    return value.map((item: string, index) => ({ value: item, path: list.concat(index) }));
+  const items: ModelItem[] = [];
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
     if (typeof item === "string") items.push({ value: item, path: list.concat(index) });

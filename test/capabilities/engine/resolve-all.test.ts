@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { normalize, resolve, resolveAll } from "../../../src/capabilities/engine/index.js";
+import {
+  LOCAL_ORIGIN,
+  normalize,
+  resolve,
+  resolveAll,
+  type Origin,
+} from "../../../src/capabilities/engine/index.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
@@ -62,6 +68,48 @@ describe("resolving every platform at once", () => {
           ]);
       expect(provenance(model)).toEqual(provenance(alone));
     }
+  });
+
+  it("answers which windows and origins a capability covers on each platform's view, and on a copy of it", () => {
+    const origins: Origin[] = [
+      LOCAL_ORIGIN,
+      { kind: "remote", url: "https://app.example.com/page" },
+      { kind: "remote", url: "https://elsewhere.org/" },
+    ];
+    // Per capability: main's and another window's label, then each context against each origin.
+    const answers = (c: (typeof all.models)[number]["capabilities"][number]) => [
+      c.capability.identifier,
+      c.matchesLabels("main", "main"),
+      c.matchesLabels("other", "other"),
+      c.contexts.map((_, i) => origins.map((origin) => c.contextMatches(i, origin))),
+    ];
+    const linux = all.models[0]!;
+    expect(linux.capabilities.map(answers)).toEqual([
+      ["desktop", true, false, [[true, false, false]]],
+      [
+        "everywhere",
+        true,
+        true,
+        [
+          [true, false, false],
+          [false, true, false],
+        ],
+      ],
+    ]);
+    expect(all.models[3]!.capabilities.map(answers)).toEqual([
+      [
+        "everywhere",
+        true,
+        true,
+        [
+          [true, false, false],
+          [false, true, false],
+        ],
+      ],
+      ["mobile", true, false, [[true, false, false]]],
+    ]);
+    // A copy (a platform's view, an overview's) made after the questions were asked answers alike.
+    for (const c of linux.capabilities) expect(answers({ ...c, index: 9 })).toEqual(answers(c));
   });
 
   it("names who allows a command, and one capability's allows, exactly as the full entry lists do", () => {
