@@ -222,6 +222,7 @@ describe("module-level state", () => {
     NO_WORDS: "an empty constant, never filled (no user words for the namespace check)",
     filesRead:
       "the run's read log: emptied by each main(), the language server's checks add nothing",
+    recording: "the read logs of the loads in progress: each leaves when its load settles",
     rawPaths:
       "a name handed out must keep opening its file; grows only with names that are not UTF-8",
     jsonCache: "files shipped in the package",
