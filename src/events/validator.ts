@@ -31,6 +31,7 @@ import {
 import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
 import { startTraversal } from "./traversal.js";
+import { eventOfShape, LineShapes } from "./line-shapes.js";
 import type { CallStats } from "./stream-state.js";
 import { locate, mayHaveInexactNumbers, syntaxError, withExactNumbers } from "./parse-line.js";
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
@@ -100,6 +101,11 @@ export interface LineValidator {
 
 export interface LineValidatorOptions {
   client?: boolean;
+  /**
+   * Take a line that is an earlier clean line with another last string as that line's event without
+   * parsing it (line-shapes.ts); on unless false (tests compare the two).
+   */
+  lineShapes?: boolean;
   /** The recording as findings name it, and as the settings know it. */
   file: string;
   absolutePath: string;
@@ -136,6 +142,10 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   /** The syntax tree of `text`, built at most once per line, and only for a line that needs positions or exact numbers. */
   let tree: JsonTree | undefined;
   const treeOf = (): JsonTree => (tree ??= jsonTree(text));
+  /** Shapes of the server events read so far (none for client traffic, whose lines have no type). */
+  const shapes = options.client || options.lineShapes === false ? undefined : new LineShapes();
+  /** Whether the line being read has a finding of its text or fields (it then gives no shape). */
+  let lineFlawed = false;
   let eventPath: JsonPath = AT_TOP;
   const types = Object.create(null) as Record<string, number>;
   // A recording streams its findings out as it is read: no per-file budget.
@@ -181,8 +191,10 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   const addLineFinding = (report: EventMessage, finding: PlacedFinding, target: "key" | "value") =>
     add(EVENT_RULES_BY_ID.get(report.ruleId)!, report, finding, target);
 
-  const onField = (report: FieldReport) =>
+  const onField = (report: FieldReport) => {
+    lineFlawed = true;
     addLineFinding(report, { hint: report.hint, path: report.path }, report.target);
+  };
 
   const traversal = startTraversal();
   run.listen(
@@ -248,6 +260,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
     tree = undefined;
+    lineFlawed = invalidUtf8;
     if (invalidUtf8) {
       // Where the decoder put its first replacement character (a real U+FFFD before it would be found first).
       const at = Math.max(0, line.indexOf("\ufffd"));
@@ -269,6 +282,16 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         "value",
       );
       count("(invalid)");
+      return;
+    }
+    const shape = shapes?.match(line);
+    if (shape !== undefined) {
+      summary.events++;
+      count(shape.type);
+      traversal.onEvent(
+        { type: shape.type, event: eventOfShape(shape, line), at: AT_TOP },
+        lineNumber,
+      );
       return;
     }
     let parsed: unknown;
@@ -318,9 +341,14 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       count("(unknown type)");
       return;
     }
+    // A shape is learnt from the second line of a run of one type: types that come alone would
+    // push out the shapes of runs.
+    const inRun = located.type === runType;
     count(located.type);
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
+    if (shapes !== undefined && inRun && !lineFlawed && located.at === AT_TOP)
+      shapes.learn(line, located.type, located.event);
   };
 
   /** JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts). */
@@ -354,14 +382,17 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
    */
   const checkWriting = (line: string, value: JsonObject) => {
     const surrogate = loneSurrogateEscape(line);
-    if (surrogate >= 0)
+    if (surrogate >= 0) {
+      lineFlawed = true;
       lineFinding(
         { ruleId: "event-json", messageId: "loneSurrogate" },
         "escape a character outside the BMP as a pair (\\ud83d\\ude00)",
         surrogate,
         6,
       );
+    }
     if (!mayRepeatMembers(line, members)) return;
+    lineFlawed = true;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {
       const path = lineTree.pathOf(member);
