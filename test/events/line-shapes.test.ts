@@ -12,11 +12,13 @@ function check(lines: readonly string[], lineShapes: boolean) {
     lineShapes,
   });
   const before = shapeWork.linesMatched;
+  const beforeWhole = shapeWork.linesMatchedWhole;
   const found: Diagnostic[][] = lines.map((line) => [...validator.pushLine(line)]);
   found.push([...validator.end()]);
   return {
     found,
     matched: shapeWork.linesMatched - before,
+    matchedWhole: shapeWork.linesMatchedWhole - beforeWhole,
     summary: JSON.stringify({ ...validator.summary, types: validator.summary.types }),
   };
 }
@@ -65,14 +67,20 @@ describe("line shapes: a line proved to be an earlier clean line with another la
     ["a line feed escape's raw form (U+0000)", delta("a\u0000b"), "invalidJson"],
     ["a control character U+001F", delta("a\u001fb"), "invalidJson"],
     ["a second closing brace", `${delta("a")}}`, "invalidJson"],
+    ["a second object after the first", delta('a"}{"x":"'), "invalidJson"],
     ["the prefix and a brace only", `${DELTA}}`, "invalidJson"],
     ["space before the brace", `${DELTA}a" }`, undefined],
   ])("parses a line of the shape's start with %s, and finds what parsing finds", (_, line, id) => {
-    const lines = [...RUN, line, delta(" again")];
-    // Only the last line takes the shape: the one under test is parsed.
-    expect(expectSameAsParsed(lines)).toBe(1);
-    const found = check(lines, true).found[2]!.map((d) => d.messageId);
-    expect(found).toEqual(id === undefined ? [] : expect.arrayContaining([id]));
+    // Right after the shape is learnt (prefix and scan), and once it has its own expression.
+    const matchedBefore = Array.from({ length: 12 }, (_, i) => delta(` word ${i}`));
+    for (const before of [[], matchedBefore]) {
+      const lines = [...RUN, ...before, line, delta(" again")];
+      // Only the lines around it take the shape: the one under test is parsed.
+      expect(expectSameAsParsed(lines)).toBe(before.length + 1);
+      const found = check(lines, true).found[RUN.length + before.length]!.map((d) => d.messageId);
+      expect(found).toEqual(id === undefined ? [] : expect.arrayContaining([id]));
+    }
+    expect(check([...RUN, ...matchedBefore, line], true).matchedWhole).toBeGreaterThan(0);
   });
 
   it("learns no shape from a line with a finding, an escape, a nested value or a last field with an enum", () => {
@@ -169,6 +177,7 @@ describe("line shapes: a line proved to be an earlier clean line with another la
     // Both paths are exercised: most lines are left alone or changed inside the string.
     expect(matched).toBeGreaterThan(600);
     expect(matched).toBeLessThan(1950);
+    expect(check(lines, true).matchedWhole).toBeGreaterThan(500);
   });
 
   it("is not used for client traffic", () => {
