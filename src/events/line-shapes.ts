@@ -61,6 +61,7 @@ const WHOLE_AFTER = 8;
 
 const CLOSE_BRACE = 125;
 const QUOTE = 34;
+const COLON = 58;
 
 export class LineShapes {
   /** Most recently matched or learnt first. */
@@ -97,31 +98,31 @@ export class LineShapes {
 
   /**
    * Learns the shape of `line`, the text of `event`: a top-level event of a known type without any
-   * finding of its text or fields. Only a line written without a single backslash, whose members are
-   * all JSON scalars and whose last one is a string its definition takes whatever its text, has one.
+   * finding of its text or fields, whose last member (in the order written) is `lastKey`. Only a
+   * line written without a single backslash, whose members are all JSON scalars and whose last one is
+   * a string its definition takes whatever its text, has one. The cheap tests come first: a run whose
+   * lines can have no shape (spaces after colons, escapes) tries to learn on every line.
    */
-  learn(line: string, type: ServerEventType, event: JsonObject): void {
+  learn(line: string, type: ServerEventType, event: JsonObject, lastKey: string): void {
     const length = line.length;
     if (line.charCodeAt(length - 1) !== CLOSE_BRACE || line.charCodeAt(length - 2) !== QUOTE)
       return;
-    let lastKey: string | undefined;
-    for (const key in event) {
-      const value = event[key];
-      // Nested values would be shared between events (and RawNumbers are objects too).
-      if (value !== null && typeof value === "object") return;
-      lastKey = key;
-    }
-    if (lastKey === undefined) return;
     const last = event[lastKey];
     if (typeof last !== "string" || !takesAnyString(definedField(type, lastKey))) return;
     const start = length - 2 - last.length;
     const opening = `"${lastKey}":"`;
     if (start < opening.length || start > MAX_PREFIX) return;
+    if (line.charCodeAt(start - 1) !== QUOTE || line.charCodeAt(start - 2) !== COLON) return;
     // Without a backslash, every string reads as written: the last value is the text before `"}`,
     // after its key (the line is clean: no key is written twice).
-    if (line.indexOf("\\") !== -1) return;
     if (line.lastIndexOf(opening, start - opening.length) !== start - opening.length) return;
+    if (line.indexOf("\\") !== -1) return;
     if (line.slice(start, length - 2) !== last) return;
+    // Nested values would be shared between events (and RawNumbers are objects too).
+    for (const key in event) {
+      const value = event[key];
+      if (value !== null && typeof value === "object") return;
+    }
     const shapes = this.shapes;
     shapes.unshift({ type, prefix: line.slice(0, start), event, lastKey, matched: 0 });
     if (shapes.length > MAX_SHAPES) shapes.pop();

@@ -242,7 +242,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   };
 
   /** The members of the line being read, counted once for the repeated-key and unknown-field checks. */
-  const members: MemberCounts = { top: 0, all: 0, plainAfterColons: false };
+  const members: MemberCounts = { top: 0, all: 0, lastKey: "", plainAfterColons: false };
   const count = (type: string) => {
     if (type === runType) {
       runCount++;
@@ -348,7 +348,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
     if (shapes !== undefined && inRun && !lineFlawed && located.at === AT_TOP)
-      shapes.learn(line, located.type, located.event);
+      shapes.learn(line, located.type, located.event, members.lastKey);
   };
 
   /** JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts). */
@@ -566,6 +566,8 @@ function isPlainIntegerOrNoNumberAt(line: string, at: number): boolean {
 interface MemberCounts {
   top: number;
   all: number;
+  /** The line's last own key (in the order written: JSON.parse keeps it; "" when it has none). */
+  lastKey: string;
   /** Set by mayRepeatMembers: every number right after a colon is a plain integer of at most 15 digits. */
   plainAfterColons: boolean;
 }
@@ -577,12 +579,15 @@ interface MemberCounts {
 function countMembers(value: JsonObject, counts: MemberCounts): void {
   let count = 0;
   let pending: unknown[] | undefined;
+  let lastKey = "";
   for (const key in value) {
     count++;
+    lastKey = key;
     const item = value[key];
     if (item !== null && typeof item === "object") (pending ??= []).push(item);
   }
   counts.top = count;
+  counts.lastKey = lastKey;
   while (pending !== undefined && pending.length > 0) {
     const next = pending.pop();
     if (Array.isArray(next)) {
