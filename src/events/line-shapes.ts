@@ -40,12 +40,16 @@ export const shapeWork = {
   linesMatched: 0,
   /** Of those, lines the shape's own regular expression matched. */
   linesMatchedWhole: 0,
+  /** Lines that tried to give a shape. */
+  learnTries: 0,
   /** Shapes learnt. */
   shapesLearnt: 0,
 };
 
 /** Shapes kept: the runs of a stream interleave few shapes (reasoning, content). */
 const MAX_SHAPES = 4;
+/** Lines of one run that try to learn a shape: a run whose lines cannot have one stops trying. */
+export const MAX_LEARN_TRIES = 8;
 /** Longest prefix kept: every line starting like a shape is compared with it. */
 const MAX_PREFIX = 1024;
 
@@ -101,32 +105,36 @@ export class LineShapes {
    * finding of its text or fields, whose last member (in the order written) is `lastKey`. Only a
    * line written without a single backslash, whose members are all JSON scalars and whose last one is
    * a string its definition takes whatever its text, has one. The cheap tests come first: a run whose
-   * lines can have no shape (spaces after colons, escapes) tries to learn on every line.
+   * lines can have no shape (spaces after colons, escapes) tries to learn on its first lines (the
+   * validator stops after MAX_LEARN_TRIES a run). True when a shape was learnt.
    */
-  learn(line: string, type: ServerEventType, event: JsonObject, lastKey: string): void {
+  learn(line: string, type: ServerEventType, event: JsonObject, lastKey: string): boolean {
+    shapeWork.learnTries++;
     const length = line.length;
     if (line.charCodeAt(length - 1) !== CLOSE_BRACE || line.charCodeAt(length - 2) !== QUOTE)
-      return;
+      return false;
     const last = event[lastKey];
-    if (typeof last !== "string" || !takesAnyString(definedField(type, lastKey))) return;
+    if (typeof last !== "string") return false;
     const start = length - 2 - last.length;
+    if (start < lastKey.length + 4 || start > MAX_PREFIX) return false;
+    if (line.charCodeAt(start - 1) !== QUOTE || line.charCodeAt(start - 2) !== COLON) return false;
+    if (!takesAnyString(definedField(type, lastKey))) return false;
     const opening = `"${lastKey}":"`;
-    if (start < opening.length || start > MAX_PREFIX) return;
-    if (line.charCodeAt(start - 1) !== QUOTE || line.charCodeAt(start - 2) !== COLON) return;
     // Without a backslash, every string reads as written: the last value is the text before `"}`,
     // after its key (the line is clean: no key is written twice).
-    if (line.lastIndexOf(opening, start - opening.length) !== start - opening.length) return;
-    if (line.indexOf("\\") !== -1) return;
-    if (line.slice(start, length - 2) !== last) return;
+    if (line.lastIndexOf(opening, start - opening.length) !== start - opening.length) return false;
+    if (line.indexOf("\\") !== -1) return false;
+    if (line.slice(start, length - 2) !== last) return false;
     // Nested values would be shared between events (and RawNumbers are objects too).
     for (const key in event) {
       const value = event[key];
-      if (value !== null && typeof value === "object") return;
+      if (value !== null && typeof value === "object") return false;
     }
     const shapes = this.shapes;
     shapes.unshift({ type, prefix: line.slice(0, start), event, lastKey, matched: 0 });
     if (shapes.length > MAX_SHAPES) shapes.pop();
     shapeWork.shapesLearnt++;
+    return true;
   }
 }
 

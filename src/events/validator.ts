@@ -31,7 +31,7 @@ import {
 import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
 import { startTraversal } from "./traversal.js";
-import { eventOfShape, LineShapes } from "./line-shapes.js";
+import { eventOfShape, LineShapes, MAX_LEARN_TRIES } from "./line-shapes.js";
 import type { CallStats } from "./stream-state.js";
 import { locate, mayHaveInexactNumbers, syntaxError, withExactNumbers } from "./parse-line.js";
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
@@ -146,6 +146,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   const shapes = options.client || options.lineShapes === false ? undefined : new LineShapes();
   /** Whether the line being read has a finding of its text or fields (it then gives no shape). */
   let lineFlawed = false;
+  /** Lines of the current run of one type that failed to give a shape. */
+  let learnTries = 0;
   let eventPath: JsonPath = AT_TOP;
   const types = Object.create(null) as Record<string, number>;
   // A recording streams its findings out as it is read: no per-file budget.
@@ -344,11 +346,18 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     // A shape is learnt from the second line of a run of one type: types that come alone would
     // push out the shapes of runs.
     const inRun = located.type === runType;
+    if (!inRun) learnTries = 0;
     count(located.type);
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
-    if (shapes !== undefined && inRun && !lineFlawed && located.at === AT_TOP)
-      shapes.learn(line, located.type, located.event, members.lastKey);
+    if (shapes !== undefined && inRun && !lineFlawed && located.at === AT_TOP) {
+      // A run whose lines cannot have a shape (spaces after colons) stops trying after a few.
+      if (
+        learnTries < MAX_LEARN_TRIES &&
+        !shapes.learn(line, located.type, located.event, members.lastKey)
+      )
+        learnTries++;
+    }
   };
 
   /** JSON.parse's reading is exact unless mayHaveInexactNumbers says otherwise (parse-line.ts). */

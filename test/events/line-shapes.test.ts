@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shapeWork } from "../../src/events/line-shapes.js";
+import { MAX_LEARN_TRIES, shapeWork } from "../../src/events/line-shapes.js";
 import { createLineValidator } from "../../src/events/validator.js";
 import type { Diagnostic } from "../../src/core/diagnostics.js";
 
@@ -123,6 +123,17 @@ describe("line shapes: a line proved to be an earlier clean line with another la
       true,
     );
     expect(enumLast.found[2]!.map((d) => d.messageId)).toEqual(["notInEnum"]);
+  });
+
+  it("stops trying to learn in a run whose lines cannot have a shape, and learns after a few that cannot", () => {
+    const spaced = (i: number) => `{"type": "token_delta", "kind": "content", "delta": "${i}"}`;
+    const before = shapeWork.learnTries;
+    expect(expectSameAsParsed(Array.from({ length: 100 }, (_, i) => spaced(i)))).toBe(0);
+    // Only the validator with shapes tries, from the run's second line on.
+    expect(shapeWork.learnTries - before).toBe(MAX_LEARN_TRIES);
+    const escaped = [1, 2, 3].map((i) => delta(`line ${i}\\n`));
+    // Two escaped lines try and fail; "a" gives the shape, "b" and "c" take it.
+    expect(expectSameAsParsed([...escaped, delta("a"), delta("b"), delta("c")])).toBe(2);
   });
 
   it("gives the stream rules the line's own last string (event-limit on a matched line)", () => {
