@@ -13,6 +13,12 @@ export const work = {
   scopeValues: 0,
   /** Window or webview patterns compared with each other by diff. */
   patternComparisons: 0,
+  /**
+   * Commands listed for rules to walk: each platform model's list (`allowed.keys()`, `denied.keys()`)
+   * counts its commands, the resolution's denied commands over platform sets (`deniedCommandSets`)
+   * count once. A rule that walks every model's denied commands pays it once per distinct model.
+   */
+  commandsListed: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */

@@ -42,6 +42,7 @@ import {
   splitAlike,
   type PlatformSet,
 } from "./platform-set.js";
+import { work } from "../work.js";
 import {
   ModelCore,
   PlatformModel,
@@ -240,16 +241,28 @@ export class Resolution implements PlatformSource {
   }
 
   /**
-   * Each distinct model with each of `commandsOf(model)` that no earlier distinct model resolves alike
-   * (`modelsToJudge`): what a rule that judges one command at a time looks at.
+   * Every command something denies on some platform, once per set of those platforms on which its
+   * allow and deny grants are alike (`sameCommand`), with the model the set is judged on
+   * (`modelFor`): what a rule that judges denied commands one at a time looks at. One pass over the
+   * commands, not one per platform model: a command alike on every platform is one set. Made once
+   * per resolution, in the order the expansions that deny them were first granted.
    */
-  *commandsToJudge(
-    commandsOf: (model: ResolvedModel) => Iterable<string>,
-  ): Generator<{ model: ResolvedModel; command: string }> {
-    for (const { model, settled } of this.modelsToJudge()) {
-      for (const command of commandsOf(model)) if (!settled([command])) yield { model, command };
+  deniedCommandSets(): ReadonlyArray<{ command: string; on: PlatformSet; model: ResolvedModel }> {
+    if (!this.denialSets) {
+      this.denialSets = [];
+      for (const command of this.commandSites().deny.keys()) {
+        work.commandsListed++;
+        const denied = this.deniedOn(command);
+        if (denied === 0) continue;
+        const pattern = this.commandPatternOf(command);
+        for (const on of splitAlike(denied, (bit) => pattern[bit]!))
+          this.denialSets.push({ command, on, model: this.modelFor(on) });
+      }
     }
+    return this.denialSets;
   }
+
+  private denialSets: Array<{ command: string; on: PlatformSet; model: ResolvedModel }> | undefined;
 
   /** Which capabilities and granted leaves hold on the platform of bit `bit`, as a string that equal platforms share. */
   private signatureOf(bit: number): string {
@@ -453,6 +466,7 @@ export class Resolution implements PlatformSource {
           seen.add(command);
       }
     }
+    work.commandsListed += seen.size;
     return [...seen];
   }
 
@@ -468,6 +482,11 @@ export class Resolution implements PlatformSource {
    * entry of it is the same on both, and so is whatever a rule finds about it (`modelsToJudge`).
    */
   sameCommand(command: string, platformA: string, platformB: string): boolean {
+    return this.samePlatforms(this.commandPatternOf(command), platformA, platformB);
+  }
+
+  /** Per platform bit, which of the distinct masks of a command's allow and deny grants hold there. */
+  private commandPatternOf(command: string): readonly number[] {
     let pattern = this.commandPatterns.get(command);
     if (!pattern) {
       const masks = new Set<number>();
@@ -481,7 +500,7 @@ export class Resolution implements PlatformSource {
       pattern = this.bitPatterns(masks);
       this.commandPatterns.set(command, pattern);
     }
-    return this.samePlatforms(pattern, platformA, platformB);
+    return pattern;
   }
 
   /** Whether the global scope of manifest `key` is the same on two of the resolved platforms. */

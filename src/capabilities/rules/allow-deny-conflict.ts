@@ -16,7 +16,8 @@ export default defineRule({
   },
   async check(context) {
     const resolution = await context.resolution();
-    for (const { model, command } of resolution.commandsToJudge((model) => model.denied.keys())) {
+    // Each denied command once per set of platforms it resolves alike on, not once per platform model.
+    for (const { model, command } of resolution.deniedCommandSets()) {
       const denies = model.denied.get(command)!;
       const deniesByCapability = new Map<number, typeof denies>();
       for (const deny of denies) {

@@ -18,10 +18,11 @@ export default defineRule({
   },
   async check(context) {
     const resolution = await context.resolution();
-    // A deny that blocks the same capabilities on two platform models is one finding, reported on the
+    // A deny that blocks the same capabilities on two sets of platforms is one finding, reported on the
     // first: per denying capability, the entries and commands with what they were found to block.
     const reported = new Map<Capability, Set<string>>();
-    for (const { model, command } of resolution.commandsToJudge((model) => model.denied.keys())) {
+    // Each denied command once per set of platforms it resolves alike on, not once per platform model.
+    for (const { model, command } of resolution.deniedCommandSets()) {
       const denies = model.denied.get(command)!;
       // Who allows it is enough to judge and name them: no allow entries are made.
       const allowers = model.allowers(command);

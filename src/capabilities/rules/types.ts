@@ -73,9 +73,9 @@ export interface RuleContext {
   resolutions(): Promise<readonly ResolvedModel[]>;
   /**
    * The same resolution as one object over every platform this run covers: problems carry the
-   * platforms they hold on, and `modelsToJudge()` / `commandsToJudge()` give one model per group of
-   * platforms that resolve alike with what earlier models settled, so a rule looks at each difference
-   * between platforms once.
+   * platforms they hold on, `deniedCommandSets()` gives each denied command once per set of platforms
+   * it resolves alike on, and `modelsToJudge()` one model per group of platforms that resolve alike
+   * with what earlier models settled, so a rule looks at each difference between platforms once.
    */
   resolution(): Promise<Resolution>;
 }

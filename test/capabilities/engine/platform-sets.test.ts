@@ -187,3 +187,73 @@ describe("deny-applies-globally over several platform models", () => {
     ]);
   });
 });
+
+describe("the deny rules over platform sets", () => {
+  const DENIED = ["read-file", "write-file", "read-dir", "remove", "rename"];
+  /**
+   * `count` capabilities for the main window allowing five fs commands, a lockdown for another window
+   * denying all five (deny-applies-globally: it blocks them for main too), one that allows and denies
+   * read-file itself (allow-deny-conflict), and one capability per platform granting an unrelated
+   * command: every platform resolves unlike the others (five platform models), but each denied command
+   * alike on all of them. A walk over each model's denied commands lists every one five times.
+   */
+  function app(count: number): string {
+    const dir = path.join(work_dir, `denies-${count}`);
+    const capabilities = path.join(dir, "src-tauri", "capabilities");
+    mkdirSync(capabilities, { recursive: true });
+    writeFileSync(
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+      JSON.stringify({ identifier: "test.denies", app: { windows: [{ label: "main" }] } }),
+    );
+    const write = (identifier: string, rest: object) =>
+      writeFileSync(
+        path.join(capabilities, `${identifier}.json`),
+        JSON.stringify({ identifier, ...rest }),
+      );
+    for (let i = 0; i < count; i++)
+      write(`c${i}`, {
+        windows: ["main"],
+        permissions: DENIED.map((command) => `fs:allow-${command}`),
+      });
+    write("lockdown", {
+      windows: ["other"],
+      permissions: DENIED.map((command) => `fs:deny-${command}`),
+    });
+    write("self", { windows: ["main"], permissions: ["fs:allow-read-file", "fs:deny-read-file"] });
+    for (const platform of TARGETS)
+      write(`only-${platform}`, {
+        windows: ["main"],
+        platforms: [platform],
+        permissions: ["fs:allow-exists"],
+      });
+    return dir;
+  }
+
+  async function counted(
+    rule: string,
+    argv: string[],
+  ): Promise<{ listed: number; findings: string[] }> {
+    resetWork();
+    const result = await run(
+      ["check", "--app", app(10), "--format", "json", "--only", rule, ...argv],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const { diagnostics } = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ message: string }>;
+    };
+    return { listed: work.commandsListed, findings: diagnostics.map((d) => d.message) };
+  }
+
+  it.each(["allow-deny-conflict", "deny-applies-globally"])(
+    "%s lists each denied command once, however many platform models differ",
+    async (rule) => {
+      const every = await counted(rule, []);
+      const linux = await counted(rule, ["--platform", "linux"]);
+      expect(every.findings.length).toBeGreaterThan(0);
+      expect(every.findings).toEqual(linux.findings);
+      expect(linux.listed).toBe(DENIED.length);
+      expect(every.listed).toBe(DENIED.length);
+    },
+  );
+});
