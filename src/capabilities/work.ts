@@ -11,6 +11,11 @@ export const work = {
   setMembers: 0,
   /** Scope values examined by dangerous-permission. */
   scopeValues: 0,
+  /**
+   * Global scopes of a plugin whose lent values dangerous-permission worked out for a danger: once per
+   * model that lends differently, not once per platform model.
+   */
+  lentScopesJudged: 0,
   /** Window or webview patterns compared with each other by diff. */
   patternComparisons: 0,
   /**

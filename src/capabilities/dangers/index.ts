@@ -14,6 +14,7 @@ import type {
 } from "../engine/index.js";
 import {
   firstPlatform,
+  holdsOn,
   onlyPlatform,
   splitAlike,
   type PlatformSet,
@@ -240,42 +241,31 @@ export interface DangerousGrantOn {
  * The dangerous grants of a resolution on every platform it resolves, in one pass: each capability's
  * danger is judged once per set of its platforms on which its grants of the danger's commands and
  * their denials are alike (`Resolution.alikeFor`) and the plugin's global scope lends them the same
- * broad values, on that set's model, and only that capability's grants are made. A later set whose effective grants and lent scope an earlier
- * set of the same capability judged gives the same finding and is left out. Not cached.
+ * broad values, on that set's model, and only that capability's grants are made. A later set whose
+ * effective grants and lent scope an earlier set of the same capability judged gives the same finding
+ * and is left out. Not cached.
  */
 export async function dangerousGrantsOnEveryPlatform(
   resolution: Resolution,
 ): Promise<DangerousGrantOn[]> {
   const tools = (patternTools = await loadRemotePatternTools());
   const out: DangerousGrantOn[] = [];
-  const granters = new Set<number>();
+  // The dangers each capability grants a command of: a capability is judged on those only.
+  const dangersOf = new Map<number, Set<Danger>>();
   for (const danger of DANGERS)
     for (const command of danger.commands)
-      for (const index of resolution.grantersOf(command)) granters.add(index);
-  const platformOf = (bit: number) => resolution.platforms[bit]!;
-  const sameScope = (keys: readonly string[], a: number, b: number) =>
-    keys.every((key) => resolution.sameGlobalScope(key, platformOf(a), platformOf(b)));
-  // Whether two platforms' global scopes lend a danger's grants the same (`sameLending`), asked only
-  // for platforms whose grants are alike and whose global scopes differ, and answered once per pair.
-  const lendingAnswers = new Map<string, boolean>();
-  const sameLent = (danger: Danger, keys: readonly string[], a: number, b: number) => {
-    if (sameScope(keys, a, b)) return true;
-    const memo = `${danger.id}\u0000${a}\u0000${b}`;
-    let same = lendingAnswers.get(memo);
-    if (same === undefined) {
-      const [modelA, modelB] = [
-        resolution.modelFor(onlyPlatform(a)),
-        resolution.modelFor(onlyPlatform(b)),
-      ];
-      same = keys.every((key) => sameLending(modelA, modelB, danger, key));
-      lendingAnswers.set(memo, same);
-    }
-    return same;
-  };
-  for (const capabilityIndex of [...granters].sort((a, b) => a - b)) {
+      for (const index of resolution.grantersOf(command)) {
+        const dangers = dangersOf.get(index);
+        if (dangers) dangers.add(danger);
+        else dangersOf.set(index, new Set([danger]));
+      }
+  const lending = new Lending(resolution);
+  for (const capabilityIndex of [...dangersOf.keys()].sort((a, b) => a - b)) {
     const { capability } = resolution.capabilities[capabilityIndex]!.resolved;
+    const granted = dangersOf.get(capabilityIndex)!;
     let exposure: Exposure | undefined | null = null;
     for (const danger of DANGERS) {
+      if (!granted.has(danger)) continue;
       const keys = danger.broad ? dangerKeys(danger) : [];
       const judged: Array<{ model: ResolvedModel; effective: readonly ResolvedCommand[] }> = [];
       const effectiveOn = (on: PlatformSet) => {
@@ -290,29 +280,31 @@ export async function dangerousGrantsOnEveryPlatform(
         const { model, local, effective } = known;
         if (effective.length === 0) return;
         const judgedBefore = judged.some((before) =>
-          sameJudgement(resolution, danger, keys, before, { model, effective }),
+          sameJudgement(lending, danger, keys, before, { model, effective }),
         );
         judged.push({ model, effective });
         if (judgedBefore) return;
+        if (danger.broad) lending.share(danger, keys, model);
         const found = judgeDanger(model, local, capability, danger, effective);
         if (!found) return;
         if (exposure === null) exposure = exposureOf(capability, tools);
         if (exposure) found.exposure = exposure;
         out.push({ found, on, model });
       };
-      for (const granted of resolution.alikeFor(capabilityIndex, danger.commands)) {
+      for (const alike of resolution.alikeFor(capabilityIndex, danger.commands)) {
         if (!danger.broad) {
-          judge(granted);
+          judge(alike);
           continue;
         }
         // Alike grants that the global scope lends the same broad values give one finding, unless a
         // grant's own deny list filters what is lent: then only platforms with the same global scope do.
-        for (const lent of splitBySame(granted, (a, b) => sameLent(danger, keys, a, b))) {
+        const lendingClass = lending.classes(danger, keys);
+        for (const lent of splitAlike(alike, (bit) => lendingClass[bit]!)) {
           const known = effectiveOn(lent);
           if (!known.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0))
             judge(lent, known);
           else
-            for (const on of splitBySame(lent, (a, b) => sameScope(keys, a, b)))
+            for (const on of splitBySame(lent, (a, b) => lending.sameScope(keys, a, b)))
               judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
         }
       }
@@ -331,13 +323,129 @@ function splitBySame(set: PlatformSet, same: (a: number, b: number) => boolean):
 }
 
 /**
+ * What the plugins' global scopes lend a danger's grants on each platform of one resolution, worked
+ * out once for the resolution rather than once per platform model: which platforms lend alike, and
+ * one judgement of the lent values per group of them, shared by their models.
+ */
+class Lending {
+  private readonly patterns = new Map<Danger, Map<string, readonly number[]>>();
+  private readonly classesOf = new Map<Danger, readonly number[]>();
+  private readonly answers = new Map<Danger, Map<number, boolean>>();
+
+  constructor(private readonly resolution: Resolution) {}
+
+  /** Whether the global scopes of `keys` are the same on the platforms of bits `a` and `b`. */
+  sameScope(keys: readonly string[], a: number, b: number): boolean {
+    const { platforms } = this.resolution;
+    return keys.every((key) => this.resolution.sameGlobalScope(key, platforms[a]!, platforms[b]!));
+  }
+
+  /**
+   * Per platform bit, which of the contributions to global scope `key` that lend the danger a broad
+   * value or deny one hold there, from one pass over the resolution's contributions: platforms with
+   * equal patterns are lent the same values by the same capabilities, and deny the same. The others
+   * (an `fs:scope` of one app folder) change nothing the danger is judged on.
+   */
+  private patternOf(danger: Danger, key: string): readonly number[] {
+    let byKey = this.patterns.get(danger);
+    if (!byKey) this.patterns.set(danger, (byKey = new Map()));
+    let pattern = byKey.get(key);
+    if (!pattern) {
+      const masks = new Set<PlatformSet>();
+      for (const { contribution, on } of this.resolution.globalContributionsOf(key))
+        if (
+          contribution.scope.deny.length > 0 ||
+          scopeHitsOf(danger, contribution.scope).length > 0
+        )
+          masks.add(on);
+      pattern = this.resolution.platforms.map((_, bit) => {
+        let held = 0;
+        let i = 0;
+        for (const mask of masks) held |= (holdsOn(mask, bit) ? 1 : 0) << i++;
+        return held;
+      });
+      byKey.set(key, pattern);
+    }
+    return pattern;
+  }
+
+  /**
+   * Whether the global scopes of `keys` lend a danger's grants the same on two platforms: the same
+   * scope, or the same lending and denying contributions; else (rare: different contributions that
+   * lend the same) what the two platforms' models are lent, compared once per pair.
+   */
+  sameLent(danger: Danger, keys: readonly string[], a: number, b: number): boolean {
+    if (a === b || this.sameScope(keys, a, b)) return true;
+    if (
+      keys.every((key) => {
+        const pattern = this.patternOf(danger, key);
+        return pattern[a] === pattern[b];
+      })
+    )
+      return true;
+    let byPair = this.answers.get(danger);
+    if (!byPair) this.answers.set(danger, (byPair = new Map()));
+    const pair = a * 32 + b;
+    let same = byPair.get(pair);
+    if (same === undefined) {
+      const [modelA, modelB] = [
+        this.resolution.modelFor(onlyPlatform(a)),
+        this.resolution.modelFor(onlyPlatform(b)),
+      ];
+      same = keys.every((key) => sameLending(modelA, modelB, danger, key));
+      byPair.set(pair, same);
+    }
+    return same;
+  }
+
+  /** Per platform bit, a number that platforms lent the danger's grants alike share: worked out once per danger. */
+  classes(danger: Danger, keys: readonly string[]): readonly number[] {
+    let classes = this.classesOf.get(danger);
+    if (!classes) {
+      const representatives: number[] = [];
+      classes = this.resolution.platforms.map((_, bit) => {
+        const known = representatives.findIndex((before) =>
+          this.sameLent(danger, keys, before, bit),
+        );
+        return known >= 0 ? known : representatives.push(bit) - 1;
+      });
+      this.classesOf.set(danger, classes);
+    }
+    return classes;
+  }
+
+  /** The resolution's bit of a model's platform. */
+  bitOf(model: ResolvedModel): number {
+    return this.resolution.platforms.indexOf(model.platform);
+  }
+
+  /**
+   * Before a danger is judged on `model`: the lent values (and the global deny lists) that the first
+   * platform with the same lending and denying contributions already has, so a model whose global
+   * scope differs only in what changes nothing for the danger does not judge the scope again.
+   */
+  share(danger: Danger, keys: readonly string[], model: ResolvedModel): void {
+    const bit = this.bitOf(model);
+    let from: ResolvedModel | undefined;
+    for (const key of keys) {
+      const pattern = this.patternOf(danger, key);
+      const first = this.resolution.modelFor(onlyPlatform(pattern.indexOf(pattern[bit]!)));
+      if (first === model) return;
+      if (from !== undefined && from !== first) return;
+      from = first;
+    }
+    if (from) shareLent(from, model, danger, keys);
+  }
+}
+
+/**
  * Whether a capability's danger judged on two sets of platforms gives one finding: the same effective
  * grants, and the same lent scope. What the plugin's global scope lends is the same when the scope is,
  * or when its broad values, their lenders and its deny list (which filters the grants' own values too)
  * are; a grant's own deny list filters the lent values per grant, and then only the same scope will do.
  */
 function sameJudgement(
-  resolution: Resolution,
+  lending: Lending,
   danger: Danger,
   keys: readonly string[],
   a: { model: ResolvedModel; effective: readonly ResolvedCommand[] },
@@ -345,12 +453,9 @@ function sameJudgement(
 ): boolean {
   if (!sameGrants(a.effective, b.effective)) return false;
   if (!danger.broad) return true;
+  const [bitA, bitB] = [lending.bitOf(a.model), lending.bitOf(b.model)];
   const ownDeny = b.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
-  return keys.every(
-    (key) =>
-      resolution.sameGlobalScope(key, a.model.platform, b.model.platform) ||
-      (!ownDeny && sameLending(a.model, b.model, danger, key)),
-  );
+  return ownDeny ? lending.sameScope(keys, bitA, bitB) : lending.sameLent(danger, keys, bitA, bitB);
 }
 
 /** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
@@ -523,7 +628,8 @@ interface GlobalHits {
 interface GlobalHitCache {
   hits: Map<Danger, Map<string, GlobalHits>>;
   deniedByKey: Map<string, ReadonlySet<string>>;
-  ownHits: Map<Danger, WeakMap<ScopeLists, string[]>>;
+  /** Per danger and plugin: the own hits of a command scope depend on that plugin's global deny list. */
+  ownHits: Map<Danger, Map<string, WeakMap<ScopeLists, string[]>>>;
 }
 
 const globalHitCaches = new WeakMap<ResolvedModel, GlobalHitCache>();
@@ -558,8 +664,10 @@ function broadScope(
   const ownDenied = ownDeny.length ? new Set(ownDeny.map(canonical)) : undefined;
   let own = NO_HITS;
   if (grant.scope && grant.scope.allow.length) {
-    let byScope = cache.ownHits.get(danger);
-    if (!byScope) cache.ownHits.set(danger, (byScope = new WeakMap()));
+    let byKey = cache.ownHits.get(danger);
+    if (!byKey) cache.ownHits.set(danger, (byKey = new Map()));
+    let byScope = byKey.get(grant.key);
+    if (!byScope) byKey.set(grant.key, (byScope = new WeakMap()));
     const known = byScope.get(grant.scope);
     if (known) own = known;
     else {
@@ -662,6 +770,7 @@ function globalHitsOf(
   if (!byKey) cache.hits.set(danger, (byKey = new Map<string, GlobalHits>()));
   const known = ownDenied ? undefined : byKey.get(key);
   if (known) return known;
+  work.lentScopesJudged++;
   const globalDenied = globalDenyOf(model, key, cache);
   const matches = new Set<string>();
   const lenders = new Set<string>();
@@ -685,6 +794,35 @@ function globalHitsOf(
   const global = { matches, lenders, entries, commandLine };
   if (!ownDenied) byKey.set(key, global);
   return global;
+}
+
+/**
+ * Hands model `to` what model `from` is lent for a danger (the global hits, the deny lists, the own
+ * hits filtered by them) when both have the same lending and denying contributions: equal values,
+ * judged once. Whatever `to` worked out already stays.
+ */
+function shareLent(
+  from: ResolvedModel,
+  to: ResolvedModel,
+  danger: Danger,
+  keys: readonly string[],
+): void {
+  const [source, target] = [globalHitCacheOf(from), globalHitCacheOf(to)];
+  let hits = target.hits.get(danger);
+  if (!hits) target.hits.set(danger, (hits = new Map()));
+  let ownFrom = source.ownHits.get(danger);
+  if (!ownFrom) source.ownHits.set(danger, (ownFrom = new Map()));
+  let ownTo = target.ownHits.get(danger);
+  if (!ownTo) target.ownHits.set(danger, (ownTo = new Map()));
+  for (const key of keys) {
+    if (!target.deniedByKey.has(key)) target.deniedByKey.set(key, globalDenyOf(from, key, source));
+    if (!hits.has(key)) hits.set(key, globalHitsOf(from, danger, key, source));
+    if (!ownTo.has(key)) {
+      let own = ownFrom.get(key);
+      if (!own) ownFrom.set(key, (own = new WeakMap()));
+      ownTo.set(key, own);
+    }
+  }
 }
 
 /** Whether two models' global scopes of a plugin lend a danger's grants the same: the same deny list, and the same broad values and lenders. */

@@ -614,6 +614,26 @@ export class Resolution implements PlatformSource {
 
   private contributions:
     Array<{ contribution: GlobalScopeContribution; on: PlatformSet }> | undefined;
+  private contributionsByKey:
+    Map<string, Array<{ contribution: GlobalScopeContribution; on: PlatformSet }>> | undefined;
+
+  /**
+   * The contributions to the global scope of manifest `key`, each with the platforms it holds on, in
+   * the host's order: what every platform model's scope of `key` is made of, as one list.
+   */
+  globalContributionsOf(
+    key: string,
+  ): ReadonlyArray<{ contribution: GlobalScopeContribution; on: PlatformSet }> {
+    if (!this.contributionsByKey) {
+      this.contributionsByKey = new Map();
+      for (const held of this.globalContributions()) {
+        const list = this.contributionsByKey.get(held.contribution.key);
+        if (list) list.push(held);
+        else this.contributionsByKey.set(held.contribution.key, [held]);
+      }
+    }
+    return this.contributionsByKey.get(key) ?? [];
+  }
 
   /**
    * Every global scope contribution of every platform, with the platforms it holds on, in the host's

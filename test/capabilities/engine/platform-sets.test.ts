@@ -85,8 +85,8 @@ describe("dangerous-permission over platform sets", () => {
    * broad). One model per platform list judged every capability again on macOS; platform sets judge
    * each capability once, so all five platforms make no more entries than linux alone.
    */
-  function app(count: number): string {
-    const dir = path.join(work_dir, `app-${count}`);
+  function app(count: number, lend = false): string {
+    const dir = path.join(work_dir, `app-${count}${lend ? "-lend" : ""}`);
     const capabilities = path.join(dir, "src-tauri", "capabilities");
     mkdirSync(capabilities, { recursive: true });
     writeFileSync(
@@ -99,7 +99,11 @@ describe("dangerous-permission over platform sets", () => {
         JSON.stringify({
           identifier: `c${i}`,
           windows: ["main"],
-          permissions: [{ identifier: "fs:allow-write-file", allow: [{ path: "$HOME/**" }] }],
+          permissions: [
+            { identifier: "fs:allow-write-file", allow: [{ path: "$HOME/**" }] },
+            // The plugin's global scope, shared by every window: each capability lends a broad path.
+            ...(lend ? [{ identifier: "fs:scope", allow: [{ path: `$HOME/c${i}/**` }] }] : []),
+          ],
         }),
       );
     writeFileSync(
@@ -114,15 +118,27 @@ describe("dangerous-permission over platform sets", () => {
     return dir;
   }
 
-  async function counted(argv: string[]): Promise<{ entries: number; findings: number }> {
+  async function counted(
+    argv: string[],
+    lend = false,
+  ): Promise<{ entries: number; findings: number; lentScopes: number }> {
     resetWork();
     const result = await run(
-      ["check", "--app", app(20), "--format", "json", "--only", "dangerous-permission", ...argv],
+      [
+        "check",
+        "--app",
+        app(20, lend),
+        "--format",
+        "json",
+        "--only",
+        "dangerous-permission",
+        ...argv,
+      ],
       work_dir,
     );
     expect(result.stderr).toBe("");
     const findings = (JSON.parse(result.stdout) as { diagnostics: unknown[] }).diagnostics.length;
-    return { entries: work.resolvedEntries, findings };
+    return { entries: work.resolvedEntries, findings, lentScopes: work.lentScopesJudged };
   }
 
   it("makes each capability's entries once, however many platform models differ", async () => {
@@ -132,6 +148,17 @@ describe("dangerous-permission over platform sets", () => {
     expect(linux.findings).toBe(20);
     expect(linux.entries).toBeGreaterThan(0);
     expect(every.entries).toBe(linux.entries);
+  });
+
+  it("judges what the global scope lends once, though macOS's global scope differs", async () => {
+    // macOS adds an fs:scope value that is not broad: what the scope lends is the same everywhere,
+    // so no platform model judges the lent values again (comparing them per model judged two).
+    const every = await counted([], true);
+    const linux = await counted(["--platform", "linux"], true);
+    expect(every.findings).toBe(20);
+    expect(linux.findings).toBe(20);
+    expect(linux.lentScopes).toBe(1);
+    expect(every.lentScopes).toBe(1);
   });
 });
 
