@@ -915,13 +915,17 @@ const MAX_VALUES = 256;
  * The broad scope values behind a finding, as written (its grants' own scopes, then the plugin's
  * global scope), for a rule that words where they hold: which programs, which paths.
  */
-export function broadValues(model: ResolvedModel, found: DangerousGrant): unknown[] {
+export function broadValues(model: ResolvedModel, found: DangerousGrant): readonly unknown[] {
   const broad = found.danger.broad;
   if (!broad) return [];
   const seen = new Set<string>();
   const values: unknown[] = [];
-  for (const grant of found.grants)
-    for (const value of grant.scope?.allow ?? []) {
+  // A leaf's grants (one per command and context) share one scope object: its values are read once.
+  const read = new Set<ScopeLists>();
+  for (const grant of found.grants) {
+    if (!grant.scope || read.has(grant.scope)) continue;
+    read.add(grant.scope);
+    for (const value of grant.scope.allow) {
       work.scopeValues++;
       if (values.length >= MAX_VALUES) return values;
       if (broad(value) === undefined) continue;
@@ -930,6 +934,14 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): unknow
       seen.add(key);
       values.push(value);
     }
+  }
+  // Findings with the same broad values of their own (most have none) are lent the same ones too: one
+  // list per model, danger and own values, so the wording made from it can be shared as well.
+  let byOwn = valueLists.get(model);
+  if (!byOwn) valueLists.set(model, (byOwn = new Map()));
+  const memo = `${found.danger.id}\u0001${[...seen].join("\u0001")}`;
+  const known = byOwn.get(memo);
+  if (known) return known;
   // The global scope is shared by every finding of the danger: its distinct broad values are made once
   // per model, and a finding walks no more of them than its message can use.
   for (const { key, value } of globalBroadValues(model, found.danger)) {
@@ -939,8 +951,12 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): unknow
     seen.add(key);
     values.push(value);
   }
+  byOwn.set(memo, values);
   return values;
 }
+
+/** Per model, the values `broadValues` made, by danger and the canonical keys of the finding's own broad values (JSON escapes U+0001). */
+const valueLists = new WeakMap<ResolvedModel, Map<string, readonly unknown[]>>();
 
 /** A scope value with its canonical JSON, the key equal values share. */
 interface KeyedValue {

@@ -115,16 +115,38 @@ function platformWording(
   found: DangerousGrant,
   platforms: readonly string[],
   fsLeadingDot: boolean | undefined,
-): { said?: string; note: string } {
+): Wording {
   const id = found.danger.id;
+  if (id !== "shell" && id !== "fs-read" && id !== "fs-write" && id !== "opener-path")
+    return { note: "" };
+  // Findings lent the same values (most: one list per model and danger) share their wording.
+  const values = broadValues(model, found);
+  const listed = found.capability.platforms !== undefined;
+  const key = `${id}\u0000${platforms.join(",")}\u0000${listed}\u0000${fsLeadingDot}`;
+  let byKey = wordings.get(values);
+  if (!byKey) wordings.set(values, (byKey = new Map()));
+  let wording = byKey.get(key);
+  if (!wording) byKey.set(key, (wording = wordingOf(id, values, platforms, listed, fsLeadingDot)));
+  return wording;
+}
+
+type Wording = { said?: string; note: string };
+
+const wordings = new WeakMap<readonly unknown[], Map<string, Wording>>();
+
+/** What `platformWording` says of a danger's broad values on these platforms. */
+function wordingOf(
+  id: string,
+  values: readonly unknown[],
+  platforms: readonly string[],
+  listed: boolean,
+  fsLeadingDot: boolean | undefined,
+): Wording {
   if (id === "shell") {
-    const values = broadValues(model, found);
     // findDangers leaves out a grant none of whose programs runs on these platforms.
     const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
     // A capability for every platform is named for the desktop ones: most such apps build no mobile app.
-    const named = found.capability.platforms
-      ? platforms
-      : platforms.filter((platform) => !MOBILE.includes(platform));
+    const named = listed ? platforms : platforms.filter((platform) => !MOBILE.includes(platform));
     const runsOn = named.filter((platform) =>
       runnable.some((value) => programPlatforms(value, [platform]).length > 0),
     );
@@ -159,8 +181,7 @@ function platformWording(
         }
       : { note };
   }
-  if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path") return { note: "" };
-  const paths = broadValues(model, found).flatMap((value) => {
+  const paths = values.flatMap((value) => {
     const path =
       typeof value === "string"
         ? value
