@@ -348,7 +348,7 @@ class Lending {
    */
   private patternOf(danger: Danger, key: string): readonly number[] {
     let byKey = this.patterns.get(danger);
-    if (!byKey) this.patterns.set(danger, (byKey = new Map()));
+    if (!byKey) this.patterns.set(danger, (byKey = new Map<string, readonly number[]>()));
     let pattern = byKey.get(key);
     if (!pattern) {
       const masks = new Set<PlatformSet>();
@@ -384,7 +384,7 @@ class Lending {
     )
       return true;
     let byPair = this.answers.get(danger);
-    if (!byPair) this.answers.set(danger, (byPair = new Map()));
+    if (!byPair) this.answers.set(danger, (byPair = new Map<number, boolean>()));
     const pair = a * 32 + b;
     let same = byPair.get(pair);
     if (same === undefined) {
@@ -665,7 +665,8 @@ function broadScope(
   let own = NO_HITS;
   if (grant.scope && grant.scope.allow.length) {
     let byKey = cache.ownHits.get(danger);
-    if (!byKey) cache.ownHits.set(danger, (byKey = new Map()));
+    if (!byKey)
+      cache.ownHits.set(danger, (byKey = new Map<string, WeakMap<ScopeLists, string[]>>()));
     let byScope = byKey.get(grant.key);
     if (!byScope) byKey.set(grant.key, (byScope = new WeakMap()));
     const known = byScope.get(grant.scope);
@@ -809,11 +810,13 @@ function shareLent(
 ): void {
   const [source, target] = [globalHitCacheOf(from), globalHitCacheOf(to)];
   let hits = target.hits.get(danger);
-  if (!hits) target.hits.set(danger, (hits = new Map()));
+  if (!hits) target.hits.set(danger, (hits = new Map<string, GlobalHits>()));
   let ownFrom = source.ownHits.get(danger);
-  if (!ownFrom) source.ownHits.set(danger, (ownFrom = new Map()));
+  if (!ownFrom)
+    source.ownHits.set(danger, (ownFrom = new Map<string, WeakMap<ScopeLists, string[]>>()));
   let ownTo = target.ownHits.get(danger);
-  if (!ownTo) target.ownHits.set(danger, (ownTo = new Map()));
+  if (!ownTo)
+    target.ownHits.set(danger, (ownTo = new Map<string, WeakMap<ScopeLists, string[]>>()));
   for (const key of keys) {
     if (!target.deniedByKey.has(key)) target.deniedByKey.set(key, globalDenyOf(from, key, source));
     if (!hits.has(key)) hits.set(key, globalHitsOf(from, danger, key, source));
@@ -938,7 +941,7 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): readon
   // Findings with the same broad values of their own (most have none) are lent the same ones too: one
   // list per model, danger and own values, so the wording made from it can be shared as well.
   let byOwn = valueLists.get(model);
-  if (!byOwn) valueLists.set(model, (byOwn = new Map()));
+  if (!byOwn) valueLists.set(model, (byOwn = new Map<string, readonly unknown[]>()));
   const memo = `${found.danger.id}\u0001${[...seen].join("\u0001")}`;
   const known = byOwn.get(memo);
   if (known) return known;

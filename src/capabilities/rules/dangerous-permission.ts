@@ -124,7 +124,7 @@ function platformWording(
   const listed = found.capability.platforms !== undefined;
   const key = `${id}\u0000${platforms.join(",")}\u0000${listed}\u0000${fsLeadingDot}`;
   let byKey = wordings.get(values);
-  if (!byKey) wordings.set(values, (byKey = new Map()));
+  if (!byKey) wordings.set(values, (byKey = new Map<string, Wording>()));
   let wording = byKey.get(key);
   if (!wording) byKey.set(key, (wording = wordingOf(id, values, platforms, listed, fsLeadingDot)));
   return wording;
