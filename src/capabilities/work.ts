@@ -44,6 +44,8 @@ export const work = {
   lockFilesParsed: 0,
   /** Built-in manifests built as of a release (per plugin and release). */
   releaseManifestsBuilt: 0,
+  /** URLPattern constructor strings parsed (by the polyfill: once per distinct string and run). */
+  urlPatternsParsed: 0,
 };
 
 export type WorkCounter = keyof typeof work;

@@ -14,11 +14,15 @@ export interface RemotePatternTools {
   URLPattern: UrlPatternClass;
   /** The engine's compiler; a pattern it refuses is invalid-remote-url's finding. */
   compileRemotePattern: typeof import("../engine/match/origin.js").compileRemotePattern;
+  /** The polyfill's components of a constructor string, parsed once per string for the run. */
+  parseUrlPattern: typeof import("../engine/match/origin.js").parseUrlPattern;
 }
 
 let tools: Promise<RemotePatternTools> | undefined;
 /** The engine's linear component matcher, set when the tools load (componentMatches runs after that). */
 let matchComponent: typeof import("../engine/match/origin.js").componentPatternMatches | undefined;
+/** The engine's shared parse of constructor strings, set when the tools load (urlReach runs after that). */
+let parseUrlPattern: typeof import("../engine/match/origin.js").parseUrlPattern | undefined;
 
 /** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
 export function loadRemotePatternTools(): Promise<RemotePatternTools> {
@@ -27,7 +31,12 @@ export function loadRemotePatternTools(): Promise<RemotePatternTools> {
     import("../engine/match/origin.js"),
   ]).then(([polyfill, origin]) => {
     matchComponent = origin.componentPatternMatches;
-    return { URLPattern: polyfill.URLPattern, compileRemotePattern: origin.compileRemotePattern };
+    parseUrlPattern = origin.parseUrlPattern;
+    return {
+      URLPattern: polyfill.URLPattern,
+      compileRemotePattern: origin.compileRemotePattern,
+      parseUrlPattern: origin.parseUrlPattern,
+    };
   });
   return tools;
 }
@@ -210,8 +219,9 @@ const urlReaches = new BoundedMemo<string, HostReach | undefined>(MAX_URL_REACHE
 export function urlReach(URLPattern: UrlPatternClass, url: string): HostReach | undefined {
   return urlReaches.get(url, () => {
     try {
-      const pattern = new URLPattern(url.replace(/\*{2,}/g, "*"));
-      return hostReach(URLPattern, pattern.protocol, pattern.hostname);
+      const parsed = parseUrlPattern!(url.replace(/\*{2,}/g, "*"));
+      if (!parsed.ok) return undefined;
+      return hostReach(URLPattern, parsed.components.protocol, parsed.components.hostname);
     } catch {
       return undefined;
     }

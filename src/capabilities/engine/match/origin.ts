@@ -10,6 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { BoundedMemo } from "../../../core/bounded-memo.js";
+import { work } from "../../work.js";
 import {
   hasNestedRepetition,
   Nfa,
@@ -109,21 +110,41 @@ function urlPatternClass(): URLPatternClass {
   return URLPatternImpl;
 }
 
-function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
+/** What the URLPattern constructor makes of a constructor string: its components, or why it refuses it. */
+export type ParsedUrlPattern =
+  { ok: true; components: Readonly<ComponentValues> } | { ok: false; message: string };
+
+const parsedPatterns = new BoundedMemo<string, ParsedUrlPattern>(MAX_CACHED_PATTERNS);
+
+/**
+ * The components of a URLPattern constructor string as the polyfill canonicalises them, parsed once
+ * per string for the whole run: the polyfill's constructor costs about a millisecond (its tokenizer's
+ * Unicode regular expressions), and the strict and lenient compilers, remote-url rules of every app and
+ * the danger judge each ask about the same few patterns.
+ */
+export function parseUrlPattern(pattern: string): ParsedUrlPattern {
+  return parsedPatterns.get(pattern, parseUncached);
+}
+
+function parseUncached(pattern: string): ParsedUrlPattern {
   const URLPattern = urlPatternClass();
+  work.urlPatternsParsed++;
   let parsed: InstanceType<URLPatternClass>;
   try {
     parsed = new URLPattern(pattern);
   } catch (error) {
-    return {
-      ok: false,
-      pattern,
-      unsafe: false,
-      message: `invalid URL pattern: ${stripPolyfillPrefix((error as Error).message)}`,
-    };
+    return { ok: false, message: stripPolyfillPrefix((error as Error).message) };
   }
   const components = {} as ComponentValues;
   for (const component of COMPONENTS) components[component] = parsed[component];
+  return { ok: true, components };
+}
+
+function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
+  const parsed = parseUrlPattern(pattern);
+  if (!parsed.ok)
+    return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${parsed.message}` };
+  const components = { ...parsed.components };
   // The host's widening of components the constructor string left empty (acl/mod.rs, RemoteUrlPattern).
   if (components.pathname === "" || components.pathname === "/") components.pathname = "*";
   if (components.search === "") components.search = "*";

@@ -20,23 +20,17 @@ export interface RemotePattern {
  */
 export function remotePatterns(context: RuleContext, tools: RemotePatternTools): RemotePattern[] {
   const out: RemotePattern[] = [];
-  // Many capabilities share a pattern: parse each distinct one once.
-  const parsedOnce = new Map<string, { protocol: string; hostname: string }>();
   for (const capability of context.capabilities) {
     for (const { value: url, path } of capability.remote?.urls ?? []) {
       const compiled = tools.compileRemotePattern(url);
       const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
       if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok))
         continue;
-      let parsed = parsedOnce.get(judged);
-      if (!parsed) {
-        const pattern = new tools.URLPattern(judged);
-        parsedOnce.set(
-          judged,
-          (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }),
-        );
-      }
-      out.push({ capability, url, path, protocol: parsed.protocol, hostname: parsed.hostname });
+      // Parsed once per distinct pattern for the run (every app and both remote rules ask).
+      const parsed = tools.parseUrlPattern(judged);
+      if (!parsed.ok) continue;
+      const { protocol, hostname } = parsed.components;
+      out.push({ capability, url, path, protocol, hostname });
     }
   }
   return out;
