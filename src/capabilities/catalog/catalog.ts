@@ -46,6 +46,7 @@ export class Catalog {
   private readonly suggestions = new Map<string, readonly string[]>();
   /** Whether each identifier asked about is known: rules ask for every entry, and entries repeat a few hundred identifiers. */
   private readonly known = new Map<string, boolean>();
+  private contentKeyCache: string | undefined;
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
   private versionData:
@@ -67,7 +68,7 @@ export class Catalog {
     const unread = provenance.origin === "builtin" ? unreadBuiltins(manifests) : undefined;
     if (unread)
       for (const [key, manifest] of unread) {
-        this.manifests.set(key, new Unread(manifest, [this.currentSpelling]));
+        this.manifests.set(key, Unread.of(manifest, this.currentSpelling));
         this.provenance.set(key, provenance);
       }
     else
@@ -76,6 +77,7 @@ export class Catalog {
         this.provenance.set(key, provenance);
       }
     this.identifierCache = undefined;
+    this.contentKeyCache = undefined;
     this.suggestions.clear();
     this.known.clear();
     return this;
@@ -122,6 +124,7 @@ export class Catalog {
           : spelledManifest(key, manifest, spelling),
       );
     this.identifierCache = undefined;
+    this.contentKeyCache = undefined;
     this.suggestions.clear();
     this.known.clear();
     return this;
@@ -204,13 +207,29 @@ export class Catalog {
     return this.read(key);
   }
 
-  /** The manifest of `key`, read and spelled now when it was not yet. */
+  /**
+   * The manifest of `key`, read and spelled now when it was not yet. The entry stays the shared
+   * wrapper (which keeps what it read), so catalogs of the same content keep the same entries
+   * whichever of them read what (see `contentKey`).
+   */
   private read(key: string): Manifest | undefined {
     const manifest = this.manifests.get(key);
-    if (!(manifest instanceof Unread)) return manifest;
-    const spelled = manifest.spelled(key);
-    this.manifests.set(key, spelled);
-    return spelled;
+    return manifest instanceof Unread ? manifest.spelled(key) : manifest;
+  }
+
+  /**
+   * Equal for catalogs that hold the same manifest objects (or the same unread built-ins) under the
+   * same keys in the same spelling, so whatever is worked out from their definitions alone (the
+   * expansions of identifiers, suggestions) holds for both: the apps of a monorepo on the same
+   * releases and plugins share it. Made on first use; a change of the catalog makes it again.
+   */
+  contentKey(): string {
+    if (this.contentKeyCache === undefined) {
+      const parts: string[] = [this.currentSpelling];
+      for (const key of this.keys()) parts.push(`${key}=${objectNumber(this.manifests.get(key)!)}`);
+      this.contentKeyCache = parts.join("\u0000");
+    }
+    return this.contentKeyCache;
   }
 
   /** Whether a permission of `key` may be limited to some platforms (a manifest not read yet answers from its text). */
@@ -314,23 +333,57 @@ export class Catalog {
 /**
  * A built-in manifest not read yet, with the spellings it was to be given in turn: read, it is spelled
  * as the catalog would have spelled it when added and at each change of spelling since (each step
- * memoised, so every catalog of a run gets the same objects).
+ * memoised, so every catalog of a run gets the same objects). The wrappers are shared too, one per
+ * (manifest, spellings), so an app's catalog made or re-spelled makes none: every app of a monorepo
+ * did, one a built-in key.
  */
 class Unread {
-  constructor(
+  private static readonly first = new WeakMap<UnreadManifest, Map<Spelling, Unread>>();
+  private readonly respelled = new Map<Spelling, Unread>();
+  /** What `spelled` made, kept: the wrapper is shared by every catalog that holds it. */
+  private read: { key: string; manifest: Manifest } | undefined;
+
+  private constructor(
     readonly source: UnreadManifest,
     private readonly spellings: readonly Spelling[],
   ) {}
 
+  /** The wrapper of `source` added to a catalog that spells `spelling`. */
+  static of(source: UnreadManifest, spelling: Spelling): Unread {
+    let bySpelling = Unread.first.get(source);
+    if (!bySpelling) Unread.first.set(source, (bySpelling = new Map()));
+    let unread = bySpelling.get(spelling);
+    if (!unread) bySpelling.set(spelling, (unread = new Unread(source, [spelling])));
+    return unread;
+  }
+
   spelledAgain(spelling: Spelling): Unread {
-    return new Unread(this.source, [...this.spellings, spelling]);
+    let unread = this.respelled.get(spelling);
+    if (!unread)
+      this.respelled.set(
+        spelling,
+        (unread = new Unread(this.source, [...this.spellings, spelling])),
+      );
+    return unread;
   }
 
   spelled(key: string): Manifest {
+    if (this.read?.key === key) return this.read.manifest;
     let manifest = this.source.read();
     for (const spelling of this.spellings) manifest = spelledManifest(key, manifest, spelling);
+    this.read = { key, manifest };
     return manifest;
   }
+}
+
+/** A number per object, for content keys: objects are compared by identity, never by their content. */
+const objectNumbers = new WeakMap<object, number>();
+let objectsNumbered = 0;
+
+function objectNumber(object: object): number {
+  let number = objectNumbers.get(object);
+  if (number === undefined) objectNumbers.set(object, (number = ++objectsNumbered));
+  return number;
 }
 
 /**

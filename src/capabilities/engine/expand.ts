@@ -3,6 +3,7 @@
  * permissions it grants, through nested permission sets, memoised per catalog. What an entry grants
  * depends only on its identifier, never on the capability listing it or the platform.
  */
+import { BoundedMemo } from "../../core/bounded-memo.js";
 import { Catalog } from "../catalog/catalog.js";
 import { checkIdentifier } from "../catalog/identifier.js";
 import {
@@ -146,11 +147,21 @@ type MemberLookup =
     };
 
 const expanders = new WeakMap<Catalog, SetExpander>();
+/**
+ * Expanders by catalog content (`Catalog.contentKey`): an expansion depends only on the definitions,
+ * so the apps of a run whose catalogs hold the same manifests share one (every app of a monorepo
+ * expanded `core:default` and the rest anew). Bounded for the language server's long sessions.
+ */
+const sharedExpanders = new BoundedMemo<string, SetExpander>(64);
 
-/** The catalog's expander: expansions are memoised for as long as the catalog lives. */
+/** The catalog's expander: expansions are memoised for as long as the catalog (or one like it) lives. */
 export function expanderFor(catalog: Catalog): SetExpander {
   let expander = expanders.get(catalog);
-  if (!expander) expanders.set(catalog, (expander = new SetExpander(catalog)));
+  if (!expander) {
+    // Over a copy: a catalog changed later (a caller's own) must not change what the others are answered.
+    expander = sharedExpanders.get(catalog.contentKey(), () => new SetExpander(catalog.copy()));
+    expanders.set(catalog, expander);
+  }
   return expander;
 }
 

@@ -206,6 +206,21 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return merged;
 }
 
+/**
+ * `valueAt(mergePatch(target, patch), keys)` without merging the rest: only the lists at two paths are
+ * read from a merged config, and merging whole configs (a platform config's bundle section, copied key by
+ * key) was a fixed cost of every app with one. Arrays and other values are the same objects mergePatch
+ * would give, so identities still tell which file a list came from.
+ */
+function mergedValueAt(target: unknown, patch: unknown, keys: readonly string[]): unknown {
+  if (keys.length === 0 || !isPlainObject(patch)) return valueAt(mergePatch(target, patch), keys);
+  const [key, ...rest] = keys as [string, ...string[]];
+  const base = isPlainObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+  if (!Object.hasOwn(patch, key)) return valueAt(base, rest);
+  const value = patch[key];
+  return value === null ? undefined : mergedValueAt(base, value, rest);
+}
+
 function valueAt(root: unknown, keys: readonly string[]): unknown {
   let value = root;
   for (const key of keys) {
@@ -225,8 +240,8 @@ function listsInForce(
   keys: readonly string[],
 ) {
   const lists = new Map<unknown[], { document: SourceDocument; platforms: Target[] }>();
-  for (const { platform, patch, root } of merged) {
-    const list = valueAt(root, keys);
+  for (const { platform, patch, base: target } of merged) {
+    const list = patch ? mergedValueAt(target, patch.value, keys) : valueAt(target, keys);
     if (!Array.isArray(list)) continue;
     const seen = lists.get(list);
     if (seen) seen.platforms.push(platform);
@@ -247,7 +262,8 @@ interface MergedConfig {
   platform: Target;
   /** The platform config merged over the base, if the target has one. */
   patch?: SourceDocument;
-  root: unknown;
+  /** The base config's value. */
+  base: unknown;
 }
 
 export function appConfigFrom(
@@ -264,9 +280,7 @@ export function appConfigFrom(
   };
   const merged: MergedConfig[] = TARGETS.map((platform) => {
     const patch = platformConfigs.find((config) => config.platform === platform)?.document;
-    return patch
-      ? { platform, patch, root: mergePatch(document.value, patch.value) }
-      : { platform, root: document.value };
+    return patch ? { platform, patch, base: document.value } : { platform, base: document.value };
   });
   for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, WINDOWS)) {
     list.forEach((window, index) => {
