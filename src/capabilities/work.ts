@@ -44,6 +44,8 @@ export const work = {
   lockFilesParsed: 0,
   /** Built-in manifests built as of a release (per plugin and release). */
   releaseManifestsBuilt: 0,
+  /** Set expanders made: one per distinct catalog content (apps on the same releases and plugins share one). */
+  expandersMade: 0,
   /** URLPattern constructor strings parsed (by the polyfill: once per distinct string and run). */
   urlPatternsParsed: 0,
 };

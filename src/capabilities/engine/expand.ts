@@ -159,7 +159,10 @@ export function expanderFor(catalog: Catalog): SetExpander {
   let expander = expanders.get(catalog);
   if (!expander) {
     // Over a copy: a catalog changed later (a caller's own) must not change what the others are answered.
-    expander = sharedExpanders.get(catalog.contentKey(), () => new SetExpander(catalog.copy()));
+    expander = sharedExpanders.get(catalog.contentKey(), () => {
+      work.expandersMade++;
+      return new SetExpander(catalog.copy());
+    });
     expanders.set(catalog, expander);
   }
   return expander;

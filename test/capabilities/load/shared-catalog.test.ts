@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { expandIdentifier, expanderFor } from "../../../src/capabilities/engine/expand.js";
+import { resetWork, work } from "../../../src/capabilities/work.js";
 import { loadProject } from "../../../src/index.js";
 
 /**
@@ -64,5 +66,57 @@ describe("the built-in catalog of a release set", () => {
       "allow-tauri-version",
     );
     expect(hostAgain.catalog.get("core:app")).toBe(host.catalog.get("core:app"));
+  });
+});
+
+describe("what is worked out from a catalog's definitions", () => {
+  const locks = { tauri: "2.3.1", "tauri-plugin-fs": "2.2.0" };
+
+  it("is shared by apps whose catalogs hold the same definitions, and by no other", async () => {
+    const first = await load(app("content-first", locks, ["core:default"]));
+    const second = await load(app("content-second", locks, ["fs:default"]));
+    const newer = await load(
+      app("content-newer", { ...locks, "tauri-plugin-fs": "2.6.0" }, ["fs:default"]),
+    );
+    expect(second.catalog.contentKey()).toBe(first.catalog.contentKey());
+    expect(expanderFor(second.catalog)).toBe(expanderFor(first.catalog));
+    expect(newer.catalog.contentKey()).not.toBe(first.catalog.contentKey());
+    expect(expanderFor(newer.catalog)).not.toBe(expanderFor(first.catalog));
+
+    // The first app's expansion walks the set; the second app's is the same one, walked by no one.
+    resetWork();
+    const expanded = expandIdentifier(first.catalog, "fs:default");
+    const walked = work.setMembers;
+    expect(walked).toBeGreaterThan(0);
+    expect(expandIdentifier(second.catalog, "fs:default")).toBe(expanded);
+    expect(work.setMembers).toBe(walked);
+    // Another release's fs:default is its own.
+    expect(expandIdentifier(newer.catalog, "fs:default")).not.toBe(expanded);
+  });
+
+  it("is shared between apps that both re-spell the built-ins (no wrapper per key and app)", async () => {
+    const one = await load(app("tauri-one", locks, ["core:app:allow-tauri-version"]));
+    const two = await load(app("tauri-two", locks, ["core:app:allow-tauri-version", "fs:default"]));
+    const host = await load(app("host-one", locks, ["core:app:allow-host-version"]));
+    expect(two.catalog.spelling).toBe("tauri");
+    expect(two.catalog.contentKey()).toBe(one.catalog.contentKey());
+    expect(host.catalog.contentKey()).not.toBe(one.catalog.contentKey());
+  });
+
+  it("stays as it was when the catalog it was first made for changes later", async () => {
+    // Releases no other app here locks: the expander is made for this app's catalog.
+    const own = { tauri: "2.3.1", "tauri-plugin-fs": "2.0.3" };
+    const first = await load(app("changed-first", own, ["core:default"]));
+    expandIdentifier(first.catalog, "fs:default");
+    first.catalog.add(
+      { extra: { default_permission: null, permissions: {}, permission_sets: {} } },
+      { origin: "plugins-dir", file: "extra" },
+    );
+    const later = await load(app("changed-later", own, ["core:default"]));
+    expect(first.catalog.contentKey()).not.toBe(later.catalog.contentKey());
+    expect(later.catalog.has("extra")).toBe(false);
+    expect(expandIdentifier(later.catalog, "extra:default").problems).toEqual([
+      expect.objectContaining({ kind: "unresolved", reason: "unknown-plugin", key: "extra" }),
+    ]);
   });
 });
