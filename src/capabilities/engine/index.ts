@@ -14,7 +14,7 @@ export {
   type ScopeLists,
   type SetLimit,
 } from "./model.js";
-export { expandIdentifier, MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "./expand.js";
+export { expanderFor, expandIdentifier, MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "./expand.js";
 export { resolve, resolveAll, Resolution, type ModelToJudge } from "./resolve.js";
 export { normalize, type NormalizedEntry, type NormalizedModel } from "./normalize.js";
 export {

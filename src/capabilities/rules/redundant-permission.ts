@@ -1,5 +1,5 @@
 import { removeArrayItem } from "../../core/fix/edits.js";
-import { expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
+import { expanderFor, expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
 import { TARGETS, type Capability, type PermissionEntry } from "../model/types.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { defineRule } from "./types.js";
@@ -148,8 +148,21 @@ export default defineRule({
   },
 });
 
-/** What each identifier grants, memoised for one run: entries draw on a few hundred identifiers. */
+/**
+ * What each identifier grants, by the catalog's expander: it depends only on the definitions, so the
+ * apps of a run whose catalogs hold the same ones (one expander) share it, as they share expansions.
+ */
+const grantedLookups = new WeakMap<object, (identifier: string) => Granted>();
+
+/** What each identifier grants, memoised: entries draw on a few hundred identifiers. */
 function grantedLookup(catalog: Catalog): (identifier: string) => Granted {
+  const expander = expanderFor(catalog);
+  let lookup = grantedLookups.get(expander);
+  if (!lookup) grantedLookups.set(expander, (lookup = newGrantedLookup(catalog)));
+  return lookup;
+}
+
+function newGrantedLookup(catalog: Catalog): (identifier: string) => Granted {
   const known = new Map<string, Granted>();
   return (identifier) => {
     let granted = known.get(identifier);
