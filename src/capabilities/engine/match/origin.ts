@@ -87,11 +87,28 @@ export function componentPatternMatches(
   pattern: string,
   value: string,
 ): boolean {
-  const options = COMPONENT_OPTIONS[component];
-  return new Nfa(
-    parseRegex(partsToRegexSource(parsePatternString(pattern, options), options)),
-  ).matches(value);
+  const compiled = componentMatchers.get(`${component}\u0000${pattern}`, () => {
+    const options = COMPONENT_OPTIONS[component];
+    try {
+      return {
+        nfa: new Nfa(parseRegex(partsToRegexSource(parsePatternString(pattern, options), options))),
+      };
+    } catch (error) {
+      return { error };
+    }
+  });
+  if ("error" in compiled) throw compiled.error;
+  return compiled.nfa.matches(value);
 }
+
+/**
+ * Each component pattern's automaton, made once per run: the danger judge and the remote rules ask
+ * about the same few patterns with several probe values each, in every app, and parsing the pattern
+ * (the polyfill's parser) cost far more than matching.
+ */
+const componentMatchers = new BoundedMemo<string, { nfa: Nfa } | { error: unknown }>(
+  MAX_CACHED_PATTERNS,
+);
 
 type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
 /** The polyfill's class, loaded once per process (code, not data: nothing of a run stays in it). */
