@@ -351,7 +351,7 @@ class Unread {
   /** The wrapper of `source` added to a catalog that spells `spelling`. */
   static of(source: UnreadManifest, spelling: Spelling): Unread {
     let bySpelling = Unread.first.get(source);
-    if (!bySpelling) Unread.first.set(source, (bySpelling = new Map()));
+    if (!bySpelling) Unread.first.set(source, (bySpelling = new Map<Spelling, Unread>()));
     let unread = bySpelling.get(spelling);
     if (!unread) bySpelling.set(spelling, (unread = new Unread(source, [spelling])));
     return unread;

@@ -109,7 +109,14 @@ describe("what is worked out from a catalog's definitions", () => {
     const first = await load(app("changed-first", own, ["core:default"]));
     expandIdentifier(first.catalog, "fs:default");
     first.catalog.add(
-      { extra: { default_permission: null, permissions: {}, permission_sets: {} } },
+      {
+        extra: {
+          default_permission: null,
+          permissions: {},
+          permission_sets: {},
+          global_scope_schema: null,
+        },
+      },
       { origin: "plugins-dir", file: "extra" },
     );
     const later = await load(app("changed-later", own, ["core:default"]));
