@@ -3,9 +3,20 @@
 // reflects it, on an app of 50 capability files (a real app, ActivityWatch's, with 48 generated capability
 // files beside its own two), and a soak of 10,000 edits with the server's resident memory sampled.
 // Run alone: node scripts/bench-lsp.mjs [--edits N] [--soak N, 0 for none] [--bin PATH, another build's
-// bin/caplint.js, to compare builds with one script]   (npm run bench runs it as row 10)
+// bin/caplint.js, to compare builds with one script] [--heap DIR: the soak alone, with the heap used after
+// forced collections every 500 edits written to DIR/heap.jsonl; with --snapshots, heap snapshots after
+// 2,000 and 8,000 edits there too]   (npm run bench runs it as row 10)
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -20,6 +31,7 @@ import { capability } from "./lib/synthetic-capability.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "caplint.js");
+const HEAP_PROBE = path.join(ROOT, "scripts", "lib", "heap-probe.cjs");
 const APP = path.join(ROOT, "fixtures", "real-world", "build-truth", "ActivityWatch__aw-tauri");
 const CAPABILITY_FILES = 50;
 /** The edited entry of the app's own default.json, and the typo that toggles in it. */
@@ -85,10 +97,16 @@ function benchApp(work) {
 }
 
 /** A server on the app, with the file open; `until(predicate)` resolves at the next publish for the file that satisfies it. */
-async function startServer(app, debounceMs, bin = BIN) {
-  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], {
+async function startServer(app, debounceMs, bin = BIN, probe = undefined) {
+  // With a probe (--heap): garbage collection on demand and the heap's figures (scripts/lib/heap-probe.cjs).
+  const nodeArgs = probe ? ["--expose-gc", "--require", HEAP_PROBE] : [];
+  const child = spawn(process.execPath, [...nodeArgs, bin, "lsp", "--stdio"], {
     cwd: app.dir,
-    env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" },
+    env: {
+      ...process.env,
+      CAPLINT_CARGO_REGISTRY: "off",
+      ...(probe ? { CAPLINT_HEAP_PROBE: probe } : {}),
+    },
   });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
@@ -205,11 +223,38 @@ async function latency(app, debounceMs, edits, bin) {
   };
 }
 
-/** Bursts of 10 edits (4 characters typed and deleted, the typo toggled in two steps), each waited for; RSS sampled every 100 edits. */
-async function soak(app, edits, bin) {
-  const server = await startServer(app, 50, bin);
+/**
+ * Bursts of 10 edits (4 characters typed and deleted, the typo toggled in two steps), each waited for;
+ * RSS sampled every 100 edits. With `heapDir` (--heap DIR): also the heap used after a forced garbage
+ * collection every 500 edits, and with `snapshots` heap snapshots after 2,000 and 8,000 edits written there.
+ */
+async function soak(app, edits, bin, heapDir = undefined, snapshots = false) {
+  const probe = heapDir ? path.join(heapDir, "heap.jsonl") : undefined;
+  const server = await startServer(app, 50, bin, probe);
   const samples = [];
+  const heap = [];
+  const measure = async (done) => {
+    // Writing a snapshot takes native memory the process keeps: RSS after one is not the server's own.
+    const snapshot =
+      snapshots && (done === 2_000 || done === 8_000)
+        ? path.join(heapDir, `after-${done}.heapsnapshot`)
+        : "";
+    if (snapshot) writeFileSync(`${probe}.request`, snapshot);
+    const before = heap.length;
+    process.kill(server.pid, "SIGUSR2");
+    // The probe appends one line per signal; a snapshot takes a few seconds.
+    for (let waited = 0; waited < 120_000; waited += 20) {
+      const lines = existsSync(probe) ? readFileSync(probe, "utf8").trim().split("\n") : [];
+      if (lines.length > before) {
+        heap.push({ x: done, ...JSON.parse(lines[before]) });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("the heap probe did not answer within 120 s");
+  };
   try {
+    if (probe) await measure(0);
     for (let done = 0, burst = 0; done < edits; burst++) {
       const typo = burst % 2 === 0;
       const published = server.until(typo ? hasTypo : clean);
@@ -218,11 +263,13 @@ async function soak(app, edits, bin) {
       await published;
       done += 10;
       if (done % 100 === 0 || done >= edits) samples.push({ x: done, y: residentMb(server.pid) });
+      if (probe && done % 500 === 0) await measure(done);
     }
   } finally {
     await server.stop();
   }
   const half = samples.slice(Math.floor(samples.length / 2));
+  const mb = (bytes) => bytes / 2 ** 20;
   return {
     edits,
     start: samples[0].y,
@@ -230,6 +277,15 @@ async function soak(app, edits, bin) {
     peak: Math.max(...samples.map((s) => s.y)),
     slope: slope(samples) * 1000,
     secondHalfSlope: slope(half) * 1000,
+    heap: heap.length
+      ? {
+          samples: heap,
+          // From 1,000 edits on: the first checks warm the caches (catalogs, code) once.
+          slope:
+            slope(heap.filter((h) => h.x >= 1_000).map((h) => ({ x: h.x, y: mb(h.heapUsed) }))) *
+            1000,
+        }
+      : undefined,
   };
 }
 
@@ -329,9 +385,33 @@ export async function benchLsp(args = []) {
   const edits = option(args, "--edits", 100);
   const soakEdits = option(args, "--soak", 10_000);
   const bin = args.includes("--bin") ? path.resolve(args[args.indexOf("--bin") + 1]) : BIN;
+  const heapDir = args.includes("--heap")
+    ? path.resolve(args[args.indexOf("--heap") + 1])
+    : undefined;
   const work = mkdtempSync(path.join(tmpdir(), "caplint-bench-lsp-"));
   try {
     const app = benchApp(work);
+    if (heapDir) {
+      // --heap DIR: the soak alone, with the heap measured after forced collections.
+      mkdirSync(heapDir, { recursive: true });
+      const memory = await soak(
+        app,
+        soakEdits || 10_000,
+        bin,
+        heapDir,
+        args.includes("--snapshots"),
+      );
+      for (const h of memory.heap.samples)
+        console.log(
+          `    after ${String(h.x).padStart(6)} edits: heap used after GC ${(h.heapUsed / 2 ** 20).toFixed(2)} MB, heap total ${(h.heapTotal / 2 ** 20).toFixed(1)} MB, external ${(h.external / 2 ** 20).toFixed(2)} MB, RSS ${(h.rss / 2 ** 20).toFixed(1)} MB${h.snapshot ? `; snapshot ${h.snapshot}` : ""}`,
+        );
+      console.log(
+        `    soak, ${memory.edits.toLocaleString("en")} edits: RSS start ${memory.start.toFixed(0)} MB, end ${memory.end.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB; RSS slope ${memory.slope.toFixed(2)} MB per 1,000 edits; heap used after GC: slope ${memory.heap.slope.toFixed(3)} MB per 1,000 edits from 1,000 edits on; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
+      return { memory };
+    }
     const withDebounce = await latency(app, 50, edits, bin);
     console.log(
       `10. lsp: didChange → publishDiagnostics, ${CAPABILITY_FILES} capability files, debounce 50 ms (default): median ${withDebounce.median.toFixed(0)} ms, p95 ${withDebounce.p95.toFixed(0)} ms over ${withDebounce.edits} edits (target ≤ 40 ms); server CPU ${withDebounce.cpuPerEdit.toFixed(1)} ms per edit`,

@@ -192,6 +192,8 @@ export class RecordingRuleRun extends RuleRun<LocatedReport> {
 export interface StartOptions {
   project: Project;
   memo: LintMemo | undefined;
+  /** The platforms the run covers, an input every file shares (see `buildImpactOf`). */
+  platforms: readonly string[];
   /** Hands a kept finding to the pipeline again, placed in this lint's document of its file. */
   replay(rule: RuleMeta, finding: LocatedReport, at: string): void;
 }
@@ -205,7 +207,7 @@ export async function startRules(
   rules: ReadonlyArray<Rule | PipelineStep>,
   settings: ConstructorParameters<typeof RuleRun>[0]["settings"],
   contextFor: (rule: Rule, report: BoundReport<LocatedReport>) => RuleContext,
-  { project, memo, replay }: StartOptions,
+  { project, memo, replay, platforms }: StartOptions,
 ): Promise<void> {
   const contextOf = (rule: Rule) =>
     contextFor(rule, (finding, input) => run.report(rule, finding, input));
@@ -220,7 +222,7 @@ export async function startRules(
   }
   const recorder = run as RecordingRuleRun;
   const units = unitsOf(project);
-  const fixed = fixedKey(project);
+  const fixed = `${fixedKey(project)} ${JSON.stringify(platforms)}`;
   const work: LintWork = { ran: new Map(), replayed: [] };
   memo.work = work;
   const seen = new Set<string>();

@@ -264,7 +264,7 @@ export async function lintWithRules(
         },
       };
     },
-    { project, memo, replay },
+    { project, memo, replay, platforms: shared.platforms },
   );
   const diagnostics = run.finish();
 

@@ -23,14 +23,14 @@ export default defineRule({
   },
   async check(context) {
     // The host compiles the globs when it resolves a build's active capabilities.
-    const impactOf = await patternImpactOf(context);
+    const impactOf = patternImpactOf(context);
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
         for (const { value: pattern, path } of capability[field]) {
           const at = { at: capability.source, path };
           const compiled = compileLabelPattern(pattern);
           if (!compiled.ok) {
-            const impact = impactOf(capability);
+            const impact = await impactOf(capability);
             context.report({
               ...at,
               demote: impact.demote,

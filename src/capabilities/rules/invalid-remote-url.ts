@@ -8,6 +8,7 @@ export default defineRule({
     "Disallow `remote.urls` entries that are not valid URLPattern strings (Tauri's build panics on them).",
   category: "correctness",
   defaultSeverity: "error",
+  scope: "document",
   fixable: false,
   messages: {
     noScheme:
@@ -16,7 +17,7 @@ export default defineRule({
   },
   async check(context) {
     // The host compiles the patterns when it resolves a build's active capabilities.
-    const impactOf = await patternImpactOf(context);
+    const impactOf = patternImpactOf(context);
     for (const capability of context.capabilities) {
       for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
@@ -24,7 +25,7 @@ export default defineRule({
         // URLPattern reads a string without a scheme as a relative URL and asks for a base URL, which
         // says nothing to someone who wrote "example.com".
         const relative = /base URL must be provided/i.test(compiled.message);
-        const impact = impactOf(capability);
+        const impact = await impactOf(capability);
         context.report({
           at: capability.source,
           path,

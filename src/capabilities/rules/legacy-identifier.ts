@@ -12,6 +12,7 @@ export default defineRule({
     "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that Tauri's build rejects.",
   category: "correctness",
   defaultSeverity: "error",
+  scope: "document",
   fixable: true,
   messages: {
     renamed:
@@ -21,7 +22,7 @@ export default defineRule({
   },
   async check(context) {
     // The build rejects the name only where the capability is active (as for unknown-permission).
-    const impactOf = await buildImpactOf(context);
+    const impactOf = buildImpactOf(context);
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
     const evidence = spellingEvidence(context.project, context.catalog);
     const renames = new Map<string, Rename | null>();

@@ -13,6 +13,7 @@ export default defineRule({
     "Disallow permission identifiers that the plugin's manifest does not define (the build fails on them).",
   category: "correctness",
   defaultSeverity: "error",
+  scope: "document",
   fixable: false,
   messages: {
     unknown: 'unknown permission "{{identifier}}": {{problem}}{{note}}',
@@ -22,7 +23,7 @@ export default defineRule({
   async check(context) {
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
-    const impactOf = await buildImpactOf(context);
+    const impactOf = buildImpactOf(context);
     for (const { capability, entry } of context.entries()) {
       const verdict = classifyIdentifier(entry.identifier, context.catalog);
       if (verdict.kind !== "unknown-permission") continue;

@@ -1,4 +1,5 @@
 import { TARGETS, valuesOf, type Capability } from "../../model/types.js";
+import type { AppConfig } from "../../load/app-config.js";
 import type { RuleContext } from "../types.js";
 
 /** What a build-breaking finding in a capability means for the platforms this run resolves. */
@@ -30,14 +31,19 @@ function checkedOn(capability: Capability, platform: string): boolean {
   );
 }
 
-export async function buildImpactOf(
-  context: RuleContext,
-): Promise<(capability: Capability) => BuildImpact> {
-  const models = await context.resolutions();
-  const asked = models.map((model) => model.platform);
+/**
+ * The platforms a run covers are a shared input (`context.platforms`, the same for every file), so the
+ * impact depends on the capability alone and a rule of one document may ask for it. The resolution
+ * covers those platforms, or only the first when no capability, platform config or permission names
+ * platforms (isPlatformIndependent), and then every capability is checked on every platform: the
+ * answer is the same either way.
+ */
+export function buildImpactOf(
+  context: Pick<RuleContext, "platforms">,
+): (capability: Capability) => BuildImpact {
+  const asked = context.platforms;
   return (capability) => {
-    const inactive =
-      models.length > 0 && !asked.some((platform) => checkedOn(capability, platform));
+    const inactive = asked.length > 0 && !asked.some((platform) => checkedOn(capability, platform));
     if (!inactive) return { demote: false, note: "" };
     const platforms = (capability.platforms ? valuesOf(capability.platforms) : TARGETS).filter(
       (platform) => checkedOn(capability, platform),
@@ -58,33 +64,54 @@ export async function buildImpactOf(
  * permissions, or only scope-only ones) builds and runs: a warning that says so, since the first
  * command added breaks the build. Settled with host-oracle: `windows: ["main-**"]` with no permission
  * resolves; with `pb:allow-x` it fails with "failed to run glob"; `remote.urls: ["("]` likewise panics.
+ *
+ * What a capability resolves to depends on it alone (its entries, platforms and contexts), the catalog
+ * and whether the app config loads it: it is resolved by itself, only when a pattern does not compile,
+ * so a rule of one document may ask.
  */
-export async function patternImpactOf(
-  context: RuleContext,
-): Promise<(capability: Capability) => BuildImpact> {
-  const impactOf = await buildImpactOf(context);
-  const models = await context.resolutions();
-  let resolving: Set<Capability> | undefined;
-  const resolvesCommands = (capability: Capability): boolean => {
-    if (!resolving) {
-      resolving = new Set();
-      for (const model of models) {
-        for (const resolved of model.capabilities)
-          if (model.allowedCommandLists(resolved.index).some((list) => list.length > 0))
-            resolving.add(resolved.capability);
-        for (const entries of model.denied.values())
-          for (const entry of entries)
-            resolving.add(model.capabilities[entry.capabilityIndex]!.capability);
-      }
-    }
-    return resolving.has(capability);
-  };
-  return (capability) => {
+export function patternImpactOf(
+  context: Pick<RuleContext, "platforms" | "catalog" | "project">,
+): (capability: Capability) => Promise<BuildImpact> {
+  const impactOf = buildImpactOf(context);
+  return async (capability) => {
     const impact = impactOf(capability);
-    if (impact.demote || models.length === 0 || resolvesCommands(capability)) return impact;
+    if (impact.demote || context.platforms.length === 0 || (await resolvesCommands(capability)))
+      return impact;
     return {
       demote: true,
       note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it",
     };
   };
+
+  async function resolvesCommands(capability: Capability): Promise<boolean> {
+    if (!loadedByConfig(capability, context.project.config)) return false;
+    const { resolveAll } = await import("../../engine/index.js");
+    const { models } = resolveAll({
+      capabilities: [capability],
+      catalog: context.catalog,
+      platforms: context.platforms,
+    });
+    return models.some(
+      (model) =>
+        model.capabilities.some((resolved) =>
+          model.allowedCommandLists(resolved.index).some((list) => list.length > 0),
+        ) || [...model.denied.values()].some((entries) => (entries?.length ?? 0) > 0),
+    );
+  }
+}
+
+/**
+ * Whether the app config loads the capability on some target, as the loader selects the active
+ * capabilities (load/project.ts `selectActive`): inline ones always; a file when no list is in force
+ * on some target, or that target's list names its identifier. It depends on the capability's own
+ * identifier and the config alone.
+ */
+function loadedByConfig(capability: Capability, config: AppConfig | undefined): boolean {
+  if (capability.source.inline || !config || config.capabilityLists.length === 0) return true;
+  return TARGETS.some((target) => {
+    const list = config.capabilityLists.find(
+      (candidate) => !candidate.platforms || candidate.platforms.includes(target),
+    );
+    return !list || list.refs.some((ref) => ref.identifier === capability.identifier);
+  });
 }
