@@ -340,7 +340,7 @@ export class Workspace {
     if (this.disposed) return;
     const scan = analysis.project.frontend;
     const frontend = scan
-      ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed`
+      ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed, ${scan.resolved} ${scan.resolved === 1 ? "import" : "imports"} resolved`
       : "";
     this.connection.console.log(
       `caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${rulesRun(analysis)}${frontend}`,

@@ -120,6 +120,82 @@ export interface FrontendScan {
   ownPageWindows: Map<string, FrontendPage>;
   /** How many files this scan parsed (the others came from the cache unchanged). */
   parsed: number;
+  /** How many imports this scan resolved (the others were kept from the last scan of the app). */
+  resolved: number;
+}
+
+/**
+ * Where a request leads, without its effects (the notes and package lists it adds): the scan's
+ * `target` applies them once per request, when the walk or the linker follows it; the reachability
+ * only asks.
+ */
+interface Resolution {
+  found: ModuleTarget;
+  thirdParty?: string;
+  /** The request leads out of the repository through a link. */
+  outside?: boolean;
+}
+
+/**
+ * Resolutions an editor's last scan of an app found (by the app's module cache), with what they
+ * depend on: the resolver's configuration (`key`: root, aliases, the tsconfig's state, ignores) and
+ * the state of every folder below the frontend's root (build output and dependencies aside) and of
+ * every folder a module was read from, with the package.json and tsconfig/jsconfig files in them. A
+ * file created, deleted or renamed changes its folder's state; an edited package.json or tsconfig
+ * its own. Then the next scan resolves again only the requests no kept module makes: an edit of one
+ * module resolves its new imports alone.
+ */
+const keptResolutions = new WeakMap<
+  ModuleCache,
+  { key: string; folders: Map<string, string>; resolutions: Map<string, Resolution> }
+>();
+
+/** Past this many folders and files to watch, a scan keeps no resolutions (stating them would cost more than resolving). */
+const MAX_KEPT_FOLDERS = 5_000;
+
+/** The last scan's resolutions, when its key is this scan's and none of the folders and files they depend on changed; taken out of the cache either way. */
+function keptResolutionsFor(
+  cache: ModuleCache,
+  key: string,
+): { folders: Map<string, string>; resolutions: Map<string, Resolution> } | undefined {
+  const kept = keptResolutions.get(cache);
+  keptResolutions.delete(cache);
+  if (!kept || kept.key !== key) return undefined;
+  for (const [file, state] of kept.folders) if (stateOf(file) !== state) return undefined;
+  return kept;
+}
+
+/** A file's or folder's identity and last change, as the system says it: any entry added, removed or renamed in a folder changes its own. */
+function stateOf(file: string): string {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing";
+}
+
+/** The files whose contents the resolver reads besides the modules: what a folder's state does not show. */
+const RESOLVER_FILES = new Set(["package.json", "tsconfig.json", "jsconfig.json"]);
+
+/** The state of every folder below `root` (but build output, dependencies and caches) and of the resolver's files in them; undefined past {@link MAX_KEPT_FOLDERS}. */
+function folderStates(root: string): Map<string, string> | undefined {
+  const states = new Map<string, string>();
+  const queue = [root];
+  while (queue.length) {
+    const folder = queue.pop()!;
+    states.set(folder, stateOf(folder));
+    if (states.size > MAX_KEPT_FOLDERS) return undefined;
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) queue.push(full);
+      } else if (RESOLVER_FILES.has(entry.name)) states.set(full, stateOf(full));
+    }
+  }
+  return states;
 }
 
 /** Folders that hold no source the app ships as written: dependencies, build output, caches. */
@@ -346,14 +422,6 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const specifiers = new Set<string>();
   const texts = new Map<string, string>();
 
-  // Where a request leads, without its effects (the notes and package lists it adds): `target` applies them once
-  // per request, when the walk or the linker follows it; the reachability below only asks.
-  interface Resolution {
-    found: ModuleTarget;
-    thirdParty?: string;
-    /** The request leads out of the repository through a link. */
-    outside?: boolean;
-  }
   // oxc's resolver tries its aliases in no fixed order (a hash map) and the first key that matches decides:
   // with `@` and `@/components/ui` both aliased (readest's tsconfig `paths`), `@/components/ui/button` resolved
   // in some runs and not in others. A request more than one key matches is mapped here instead, the longest key
@@ -369,11 +437,29 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       }
     return undefined;
   };
-  const resolutions = new Map<string, Resolution>();
+  // An editor's next scan of the app keeps the resolutions when nothing they depend on changed: the
+  // resolver's configuration and the folders they were found in (see `keptResolutions`).
+  const resolverKey = JSON.stringify([
+    root,
+    boundaryReal,
+    rustSide ?? "",
+    options.config?.ignore ?? [],
+    aliases,
+    bundler.root,
+    tsconfig ? `${tsconfig} ${stateOf(tsconfig)}` : "",
+  ]);
+  const kept = options.cache ? keptResolutionsFor(options.cache, resolverKey) : undefined;
+  const resolutions = kept?.resolutions ?? new Map<string, Resolution>();
+  // The folders are stated before anything is resolved, and only from an app's second scan on: a
+  // command-line check scans once, and its cache is empty at the start.
+  const folders =
+    kept?.folders ?? (options.cache && options.cache.size > 0 ? folderStates(root) : undefined);
+  let resolvedRequests = 0;
   const resolve = (file: string, request: string): Resolution => {
     const key = `${path.dirname(file)}\u0000${request}`;
     const memo = resolutions.get(key);
     if (memo) return memo;
+    resolvedRequests++;
     const resolution: Resolution = { found: { kind: "none" } };
     if (isTauriSpecifier(request)) {
       resolution.found = {
@@ -707,8 +793,17 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     }
   }
   // The cache keeps what the next scan can reuse: the files read now, nothing that is no longer reachable.
-  if (options.cache)
+  if (options.cache) {
     for (const file of options.cache.keys()) if (!modules.has(file)) options.cache.delete(file);
+    // Folders of modules outside the frontend's root (a shared package of the repository) count too.
+    if (folders)
+      for (const file of modules.keys()) {
+        const folder = path.dirname(file);
+        if (!folders.has(folder)) folders.set(folder, stateOf(folder));
+      }
+    if (folders && folders.size <= MAX_KEPT_FOLDERS)
+      keptResolutions.set(options.cache, { key: resolverKey, folders, resolutions });
+  }
   return {
     root,
     pages,
@@ -722,6 +817,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     windowPages,
     ownPageWindows,
     parsed: parsedFiles.size,
+    resolved: resolvedRequests,
   };
 }
 
@@ -846,6 +942,7 @@ function emptyScan(root: string, notes: string[]): FrontendScan {
     windowPages: new Map(),
     ownPageWindows: new Map(),
     parsed: 0,
+    resolved: 0,
   };
 }
 

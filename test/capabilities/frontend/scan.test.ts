@@ -634,6 +634,57 @@ describe("frontend scan: the module cache of an editor's checks", () => {
   });
 });
 
+describe("frontend scan: the imports' resolutions kept between an editor's checks", () => {
+  it("resolves again only new requests while no folder changed, and everything once a file is created or deleted, a folder added, or a package.json or tsconfig edited", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { close } from "./lib/a";\nimport "./lib/extra";\nclose();\n',
+      "src/lib/a.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
+      "src/lib/package.json": "{}",
+    });
+    const cache: ModuleCache = new Map();
+    const first = await scan(root, undefined, {}, cache);
+    // The first scan (a command-line check's only one) keeps none: the folders were not stated.
+    expect(first.resolved).toBe(4);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(4);
+    const kept = await scan(root, undefined, {}, cache);
+    expect(kept.resolved).toBe(0);
+    expect(kept.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
+    // An edit that adds one request: that one alone.
+    const main = path.join(root, "src/main.ts");
+    writeFileSync(
+      main,
+      'import { close } from "./lib/a";\nimport "./lib/extra";\nimport "./b";\nclose();\n',
+    );
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(1);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(0);
+    // A module created where a request led nowhere: the request now reaches it.
+    writeFileSync(
+      path.join(root, "src/lib/extra.ts"),
+      'import { invoke } from "@tauri-apps/api/core";\ninvoke("save_note");\n',
+    );
+    const created = await scan(root, undefined, {}, cache);
+    expect(created.resolved).toBeGreaterThan(0);
+    expect(created.calls.map((call) => call.commands)).toEqual([
+      ["plugin:window|close"],
+      ["save_note"],
+    ]);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(0);
+    rmSync(path.join(root, "src/lib/extra.ts"));
+    const deleted = await scan(root, undefined, {}, cache);
+    expect(deleted.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(0);
+    // A folder added below the root, and a package.json edited in place (its folder unchanged).
+    mkdirSync(path.join(root, "src/lib/deeper"));
+    expect((await scan(root, undefined, {}, cache)).resolved).toBeGreaterThan(0);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(0);
+    writeFileSync(path.join(root, "src/lib/package.json"), '{ "name": "lib" }');
+    expect((await scan(root, undefined, {}, cache)).resolved).toBeGreaterThan(0);
+    expect((await scan(root, undefined, {}, cache)).resolved).toBe(0);
+  });
+});
+
 describe("frontend scan: modules that name nothing of Tauri", () => {
   it("reads them whole only when a caller needs their values, and finds the same calls through them", async () => {
     const root = app({

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -78,6 +78,12 @@ interface Scenario {
   capabilityFiles: string[];
   /** A file whose change reloads the app whole, and the edit of its text. */
   shapeFiles: Array<{ file: string; edit: (text: string) => string }>;
+  /**
+   * Files created and deleted on disk behind the server's back (no watcher tells it), each followed
+   * by an edit of an open document: the check that takes the edit must see them (an import that
+   * resolves to nothing before and to the new module after).
+   */
+  diskFiles?: Array<{ file: string; text: string }>;
   remove: () => void;
 }
 
@@ -160,6 +166,19 @@ class Editor {
       }
       await this.open(absolute, edit(readFileSync(absolute, "utf8")));
       return `open ${file} changed`;
+    }
+    if (roll < 0.2 && this.scenario.diskFiles?.length) {
+      const { file, text } = this.pick(this.scenario.diskFiles);
+      const absolute = this.file(file);
+      const created = !existsSync(absolute);
+      if (created) {
+        mkdirSync(path.dirname(absolute), { recursive: true });
+        writeFileSync(absolute, text);
+      } else rmSync(absolute);
+      // A blank line at the end of an open document: the edit that makes the server check again.
+      const uri = this.pick(open);
+      await this.splice(uri, this.texts.get(uri)!.length, 0, "\n");
+      return `${created ? "create" : "delete"} ${file} on disk, then a blank line in ${uri}`;
     }
     const uri = this.pick(open);
     const text = this.texts.get(uri)!;
@@ -318,6 +337,12 @@ function dataans(): Scenario {
 
 function withFrontend(): Scenario {
   const app = frontendApp(2);
+  // settings.ts imports a module that exists only while a step has created it.
+  const settings = path.join(app.dir, "src/settings.ts");
+  writeFileSync(
+    settings,
+    `import { extra } from "./extra";\n${readFileSync(settings, "utf8")}\nextra();\n`,
+  );
   return {
     workspace: app.dir,
     target: { root: app.dir, srcTauri: path.join(app.dir, "src-tauri") },
@@ -329,6 +354,14 @@ function withFrontend(): Scenario {
           text.replace("readTextFile", "writeTextFile").replace("theme.css", "theme.bak"),
       },
       { file: "../src/lib/m0.ts", edit: (text) => text.replace("setTitle", "close") },
+    ],
+    diskFiles: [
+      {
+        file: "../src/extra.ts",
+        text: 'import { getCurrentWindow } from "@tauri-apps/api/window";\n\nexport function extra() {\n  return getCurrentWindow().close();\n}\n',
+      },
+      // A folder that shadows nothing, then holds a module a request reaches: ./lib/m1 stays the file.
+      { file: "../src/lib/m1/index.ts", text: "export const shadow = 1;\n" },
     ],
     remove: app.remove,
   };
@@ -389,6 +422,58 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
     expect(named()).toMatch(/migrated\.json:1\b/);
   });
 
+  it("a module created or deleted on disk behind the server's back is seen by the next check, though the imports' resolutions are kept", async () => {
+    const scenario = withFrontend();
+    cleanUp.push(scenario.remove);
+    const settings = { debounceMs: 0 };
+    const client = await startServer(scenario.workspace, {
+      initializationOptions: { caplint: settings },
+    });
+    cleanUp.push(() => client.stop());
+    const editor = new Editor(client, scenario, 0);
+    const module = editor.file("../src/settings.ts");
+    const uri = uriOf(module);
+    await editor.open(module, readFileSync(module, "utf8"));
+    const same = async (step: string) => {
+      const { told, fresh } = await editor.compare(settings);
+      expect(told, step).toEqual(fresh);
+    };
+    // A blank line at the end, checked before the next step (a hover waits for the check).
+    const blankLine = async () => {
+      await editor.splice(uri, editor.texts.get(uri)!.length, 0, "\n");
+      await editor.settle();
+    };
+    const lastCheck = () =>
+      client.messages.filter((message) => / checked in /.test(message)).at(-1);
+    const keptAfterTwoEdits = async (step: string) => {
+      // The first check after a whole load states the folders and resolves; the next keeps it all.
+      await blankLine();
+      await blankLine();
+      expect(lastCheck(), step).toMatch(/frontend: 1 of \d+ modules parsed, 0 imports resolved$/);
+      await same(step);
+    };
+    await keptAfterTwoEdits("blank lines");
+    for (const { file, text } of scenario.diskFiles!) {
+      const absolute = editor.file(file);
+      const refused = () =>
+        client.published
+          .filter((p) => p.uri === uriOf(absolute))
+          .at(-1)
+          ?.diagnostics.some((d) => d.code === "frontend-command-not-granted") ?? false;
+      mkdirSync(path.dirname(absolute), { recursive: true });
+      writeFileSync(absolute, text);
+      await blankLine();
+      await same(`${file} created on disk`);
+      if (text.includes("close()")) expect(refused()).toBe(true);
+      await keptAfterTwoEdits(`${file} created, then blank lines`);
+      rmSync(absolute);
+      await blankLine();
+      await same(`${file} deleted on disk`);
+      expect(refused()).toBe(false);
+      await keptAfterTwoEdits(`${file} deleted, then blank lines`);
+    }
+  });
+
   for (const { name, scenario: make, seed, debounceMs } of cases) {
     it(`${name}: 40 random edits, seed ${seed}`, { timeout: 180_000 }, async () => {
       const scenario = make();
@@ -424,6 +509,15 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
         checks.some((line) => / over \d+ files?\)/.test(line)),
         checks.join("\n"),
       ).toBe(true);
+      // With a frontend: some checks kept every import's resolution from the last scan (the folders
+      // unchanged), and the disk's changes were seen all the same (the comparisons above).
+      if (scenario.diskFiles) {
+        expect(
+          checks.some((line) => /, 0 imports resolved$/.test(line)),
+          checks.join("\n"),
+        ).toBe(true);
+        expect(log.filter((step) => step.startsWith("create ")).length).toBeGreaterThan(0);
+      }
       // The edits reached findings: a sequence that never found anything would test nothing.
       expect(client.published.some((p) => p.diagnostics.length > 0)).toBe(true);
     });
