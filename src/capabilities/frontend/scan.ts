@@ -122,6 +122,8 @@ export interface FrontendScan {
   parsed: number;
   /** How many imports this scan resolved (the others were kept from the last scan of the app). */
   resolved: number;
+  /** How many resolutions it keeps for the next scan of the app: those of the requests it made, no more. */
+  resolutionsKept: number;
 }
 
 /**
@@ -455,8 +457,12 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const folders =
     kept?.folders ?? (options.cache && options.cache.size > 0 ? folderStates(root) : undefined);
   let resolvedRequests = 0;
+  // The requests this scan made: the next keeps only their resolutions (an edit that types one
+  // import after another leaves none of the abandoned ones behind).
+  const requested = new Set<string>();
   const resolve = (file: string, request: string): Resolution => {
     const key = `${path.dirname(file)}\u0000${request}`;
+    requested.add(key);
     const memo = resolutions.get(key);
     if (memo) return memo;
     resolvedRequests++;
@@ -801,6 +807,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
         const folder = path.dirname(file);
         if (!folders.has(folder)) folders.set(folder, stateOf(folder));
       }
+    for (const key of resolutions.keys()) if (!requested.has(key)) resolutions.delete(key);
     if (folders && folders.size <= MAX_KEPT_FOLDERS)
       keptResolutions.set(options.cache, { key: resolverKey, folders, resolutions });
   }
@@ -818,6 +825,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     ownPageWindows,
     parsed: parsedFiles.size,
     resolved: resolvedRequests,
+    resolutionsKept: options.cache && keptResolutions.has(options.cache) ? resolutions.size : 0,
   };
 }
 
@@ -943,6 +951,7 @@ function emptyScan(root: string, notes: string[]): FrontendScan {
     ownPageWindows: new Map(),
     parsed: 0,
     resolved: 0,
+    resolutionsKept: 0,
   };
 }
 

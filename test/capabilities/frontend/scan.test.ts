@@ -685,6 +685,34 @@ describe("frontend scan: the imports' resolutions kept between an editor's check
   });
 });
 
+describe("frontend scan: what an editor's checks keep does not grow with the edits", () => {
+  it("keeps the resolutions of the requests the last scan made, after 200 edits that each typed another import", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { close } from "./a";\nclose();\n',
+      "src/a.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
+    });
+    const cache: ModuleCache = new Map();
+    const main = path.join(root, "src/main.ts");
+    await scan(root, undefined, {}, cache);
+    const settled = (await scan(root, undefined, {}, cache)).resolutionsKept;
+    expect(settled).toBe(3);
+    let most = 0;
+    for (let edit = 0; edit < 200; edit++) {
+      // An import typed one character at a time: "./m", "./mo", ... each a request of its own.
+      writeFileSync(
+        main,
+        `import { close } from "./a";\nimport "./${"m".repeat(1 + (edit % 50))}${edit}";\nclose();\n`,
+      );
+      const result = await scan(root, undefined, {}, cache);
+      most = Math.max(most, result.resolutionsKept);
+    }
+    expect(most).toBe(settled + 1);
+    expect(cache.size).toBe(3);
+  });
+});
+
 describe("frontend scan: modules that name nothing of Tauri", () => {
   it("reads them whole only when a caller needs their values, and finds the same calls through them", async () => {
     const root = app({

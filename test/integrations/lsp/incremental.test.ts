@@ -438,20 +438,33 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
       const { told, fresh } = await editor.compare(settings);
       expect(told, step).toEqual(fresh);
     };
-    // A blank line at the end, checked before the next step (a hover waits for the check).
+    const checks = () => client.messages.filter((message) => / checked in /.test(message));
+    const lastCheck = () => checks().at(-1);
+    // A blank line at the end, checked before the next step: its own check's log line is waited for.
     const blankLine = async () => {
+      const before = checks().length;
       await editor.splice(uri, editor.texts.get(uri)!.length, 0, "\n");
+      for (let waited = 0; checks().length === before; waited += 10) {
+        if (waited > 60_000) throw new Error(`no check after the edit:\n${checks().join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       await editor.settle();
     };
-    const lastCheck = () =>
-      client.messages.filter((message) => / checked in /.test(message)).at(-1);
     const keptAfterTwoEdits = async (step: string) => {
       // The first check after a whole load states the folders and resolves; the next keeps it all.
       await blankLine();
       await blankLine();
-      expect(lastCheck(), step).toMatch(/frontend: 1 of \d+ modules parsed, 0 imports resolved$/);
+      expect(lastCheck(), `${step}:\n${checks().join("\n")}`).toMatch(
+        /frontend: 1 of \d+ modules parsed, 0 imports resolved$/,
+      );
       await same(step);
     };
+    // The first check (a whole load) done before the first edit, which then has a check of its own.
+    for (let waited = 0; checks().length === 0; waited += 10) {
+      if (waited > 60_000) throw new Error("no first check");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await editor.settle();
     await keptAfterTwoEdits("blank lines");
     for (const { file, text } of scenario.diskFiles!) {
       const absolute = editor.file(file);
