@@ -374,6 +374,15 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
     cleanUp = [];
   });
 
+  /** A server on the scenario's workspace and an editor on it, both stopped and removed after the test. */
+  async function editing(scenario: Scenario, settings: { debounceMs: number }, seed: number) {
+    cleanUp.push(scenario.remove);
+    const client = await startServer(scenario.workspace, {
+      initializationOptions: { caplint: settings },
+    });
+    cleanUp.push(() => client.stop());
+    return { scenario, client, editor: new Editor(client, scenario, seed) };
+  }
   const cases = [
     { name: "a real app (Cargo files, build.rs)", scenario: dataans, seed: 1, debounceMs: 0 },
     { name: "a real app, default debounce", scenario: dataans, seed: 2, debounceMs: 50 },
@@ -382,14 +391,8 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
     { name: "an app with a frontend, other edits", scenario: withFrontend, seed: 5, debounceMs: 0 },
   ];
   it("a finding that names a line of another file follows that line through formatting edits", async () => {
-    const scenario = dataans();
-    cleanUp.push(scenario.remove);
     const settings = { debounceMs: 0 };
-    const client = await startServer(scenario.workspace, {
-      initializationOptions: { caplint: settings },
-    });
-    cleanUp.push(() => client.stop());
-    const editor = new Editor(client, scenario, 0);
+    const { client, editor } = await editing(dataans(), settings, 0);
     const desktop = editor.file("capabilities/desktop.json");
     const migrated = editor.file("capabilities/migrated.json");
     await editor.open(desktop, readFileSync(desktop, "utf8"));
@@ -423,14 +426,8 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
   });
 
   it("a module created or deleted on disk behind the server's back is seen by the next check, though the imports' resolutions are kept", async () => {
-    const scenario = withFrontend();
-    cleanUp.push(scenario.remove);
     const settings = { debounceMs: 0 };
-    const client = await startServer(scenario.workspace, {
-      initializationOptions: { caplint: settings },
-    });
-    cleanUp.push(() => client.stop());
-    const editor = new Editor(client, scenario, 0);
+    const { scenario, client, editor } = await editing(withFrontend(), settings, 0);
     const module = editor.file("../src/settings.ts");
     const uri = uriOf(module);
     await editor.open(module, readFileSync(module, "utf8"));
@@ -489,14 +486,8 @@ describe("caplint lsp: incremental checks equal fresh ones", () => {
 
   for (const { name, scenario: make, seed, debounceMs } of cases) {
     it(`${name}: 40 random edits, seed ${seed}`, { timeout: 180_000 }, async () => {
-      const scenario = make();
-      cleanUp.push(scenario.remove);
       const settings = { debounceMs };
-      const client = await startServer(scenario.workspace, {
-        initializationOptions: { caplint: settings },
-      });
-      cleanUp.push(() => client.stop());
-      const editor = new Editor(client, scenario, seed);
+      const { scenario, client, editor } = await editing(make(), settings, seed);
       const random = prng(seed * 7919);
       const log: string[] = [];
       let compared = 0;
