@@ -44,18 +44,25 @@ export default defineRule({
   check(context) {
     const grantedOf = grantedLookup(context.catalog);
     /**
-     * Which candidates are covered, and by which, as [entry, cover] indices: it depends only on the
-     * identifiers and the platforms, so capabilities written alike (copies, one per window) share one answer.
+     * Which candidates are covered, and by which, as entry and cover indices one after the other (flat:
+     * no pair array per finding, no iterator to walk them): it depends only on the identifiers and the
+     * platforms, so capabilities written alike (copies, one per window) share one answer.
      */
-    const decided = new Map<string, Array<[number, number]>>();
+    const decided = new Map<number, Decision[]>();
     const decide = (
       granted: readonly Granted[],
       platforms: readonly number[],
-    ): Array<[number, number]> => {
-      const key = decisionKey(granted, platforms);
-      let covered = decided.get(key);
-      if (covered) return covered;
-      covered = [];
+      grantedHash: number,
+    ): number[] => {
+      // Filed by a number mixed from the identifiers' numbers and the platforms, compared in full on a
+      // hit: no key string made (and hashed) per capability.
+      let hash = grantedHash;
+      for (let p = 0; p < platforms.length; p++) hash = (Math.imul(hash, 31) + platforms[p]!) | 0;
+      let alike = decided.get(hash);
+      if (alike === undefined) decided.set(hash, (alike = []));
+      for (let d = 0; d < alike.length; d++)
+        if (sameDecision(alike[d]!, granted, platforms)) return alike[d]!.covered;
+      const covered: number[] = [];
       // Only sets can cover another entry. Plain loops: this runs for every capability, mostly before
       // the optimiser has compiled it.
       const sets: number[] = [];
@@ -82,12 +89,12 @@ export default defineRule({
               break;
             }
             if (!everywhere) continue;
-            covered.push([i, other]);
+            covered.push(i, other);
             break;
           }
         }
       }
-      decided.set(key, covered);
+      alike.push({ granted, platforms, covered });
       return covered;
     };
     for (const capability of context.capabilities) {
@@ -99,6 +106,7 @@ export default defineRule({
       const candidates: PermissionEntry[] = [];
       const granted: Granted[] = [];
       let platformDependent = false;
+      let grantedHash = 0;
       const entries = capability.permissions;
       for (let e = 0; e < entries.length; e++) {
         const entry = entries[e]!;
@@ -106,10 +114,14 @@ export default defineRule({
         const known = grantedOf(entry.identifier);
         candidates.push(entry);
         granted.push(known);
+        grantedHash = (Math.imul(grantedHash, 31) + known.id) | 0;
         if (known.platformDependent) platformDependent = true;
       }
-      const platforms = platformDependent ? active : active.slice(0, 1);
-      for (const [index, coverIndex] of decide(granted, platforms)) {
+      const platforms = platformDependent ? active : ONLY[active[0]!]!;
+      const covered = decide(granted, platforms, grantedHash);
+      for (let c = 0; c < covered.length; c += 2) {
+        const index = covered[c]!;
+        const coverIndex = covered[c + 1]!;
         const entry = candidates[index]!;
         const cover = candidates[coverIndex]!;
         const mine = leavesOn(granted[index]!, platforms[0]!);
@@ -245,25 +257,46 @@ function perTarget<T>(): Array<T | undefined> {
   return new Array<T | undefined>(TARGETS.length).fill(undefined);
 }
 
-/** The key of a decision: the platforms, then the identifiers' numbers. */
-function decisionKey(granted: readonly Granted[], platforms: readonly number[]): string {
-  let key = "";
-  for (const platform of platforms) key += `${platform},`;
-  key += ":";
-  for (const g of granted) key += `${g.id},`;
-  return key;
+/** Which entries of a capability's candidates are covered, for the identifiers and platforms it was decided on. */
+interface Decision {
+  granted: readonly Granted[];
+  platforms: readonly number[];
+  /** Entry and cover indices one after the other. */
+  covered: number[];
 }
 
+/** Whether a decision was made on these very identifiers (one `Granted` each) and platforms. */
+function sameDecision(
+  decision: Decision,
+  granted: readonly Granted[],
+  platforms: readonly number[],
+): boolean {
+  if (decision.granted.length !== granted.length) return false;
+  if (decision.platforms.length !== platforms.length) return false;
+  for (let i = 0; i < granted.length; i++) if (decision.granted[i] !== granted[i]) return false;
+  for (let i = 0; i < platforms.length; i++)
+    if (decision.platforms[i] !== platforms[i]) return false;
+  return true;
+}
+
+/** Every index into TARGETS: what most capabilities (no `platforms` list) are active on, shared. */
+const EVERY_PLATFORM: readonly number[] = TARGETS.map((_, i) => i);
+
+/** Per index into TARGETS, a list of that index alone: one platform answers for most capabilities. */
+const ONLY: ReadonlyArray<readonly number[]> = TARGETS.map((_, i) => [i]);
+
 /** Indices into TARGETS of the platforms the capability is active on. */
-function activePlatforms(capability: Capability): number[] {
+function activePlatforms(capability: Capability): readonly number[] {
+  const listed = capability.platforms;
+  if (listed === undefined) return EVERY_PLATFORM;
+  // Plain loops: no closure per capability and target.
   const active: number[] = [];
-  TARGETS.forEach((platform, i) => {
-    if (
-      capability.platforms === undefined ||
-      capability.platforms.some((item) => item.value === platform)
-    )
-      active.push(i);
-  });
+  for (let i = 0; i < TARGETS.length; i++)
+    for (let l = 0; l < listed.length; l++)
+      if (listed[l]!.value === TARGETS[i]) {
+        active.push(i);
+        break;
+      }
   return active;
 }
 
