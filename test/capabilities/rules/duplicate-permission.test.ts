@@ -26,6 +26,36 @@ testRule(duplicatePermission, {
         '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file"] }',
     },
     {
+      // Scoped keys are made only when needed; these pin that the two key spaces still meet exactly as
+      // when every scoped key was made at once (a plain identifier is keyed by its text).
+      name: "a plain identifier written as a scoped entry's key text, after it, repeats it",
+      code: '{ "identifier": "main", "windows": ["main"], "permissions": [{ "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }, "[\\"fs:allow-read-file\\",[{\\"path\\":\\"$HOME/*\\"}],null]"] }',
+      errors: [{ messageId: "duplicate", line: 1, column: 136 }],
+      output:
+        '{ "identifier": "main", "windows": ["main"], "permissions": [{ "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }] }',
+    },
+    {
+      name: "a plain identifier written as a scoped key, before two scoped entries: both repeat it",
+      code: '{ "identifier": "main", "windows": ["main"], "permissions": ["[\\"fs:allow-read-file\\",[{\\"path\\":\\"$HOME/*\\"}],null]", { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }, { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }] }',
+      errors: [
+        {
+          messageId: "duplicate",
+          message: 'permission "fs:allow-read-file" is already listed at entry 0',
+          line: 1,
+          column: 120,
+        },
+        {
+          messageId: "duplicate",
+          message: 'permission "fs:allow-read-file" is already listed at entry 0',
+          line: 1,
+          column: 194,
+        },
+      ],
+      // One pass of fixes: the two adjacent removals overlap, so the second waits for the next pass.
+      output:
+        '{ "identifier": "main", "windows": ["main"], "permissions": ["[\\"fs:allow-read-file\\",[{\\"path\\":\\"$HOME/*\\"}],null]", { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }] }',
+    },
+    {
       name: "in TOML",
       filename: "main.toml",
       code: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n',
