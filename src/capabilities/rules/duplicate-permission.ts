@@ -2,9 +2,6 @@ import { removeArrayItem } from "../../core/fix/edits.js";
 import type { PermissionEntry } from "../model/types.js";
 import { defineRule } from "./types.js";
 
-/** In `pendingScoped`: the identifier's scoped entries have their keys in `firstAt` already. */
-const KEYED = -1;
-
 export default defineRule({
   id: "duplicate-permission",
   description:
@@ -19,42 +16,14 @@ export default defineRule({
     const catalog = context.catalog;
     // Made once and cleared per capability; the index of each key's first entry (no `indexOf` per repeat).
     const firstAt = new Map<string, number>();
-    /**
-     * A scoped entry's key is its scope written out (`JSON.stringify`), needed only when another
-     * scoped entry names the same identifier: until then the first one waits here, by identifier.
-     */
-    const pendingScoped = new Map<string, number>();
     for (const capability of context.capabilities) {
       const entries = capability.permissions;
       if (entries.length < 2) continue;
       firstAt.clear();
-      pendingScoped.clear();
-      // A plain identifier that looks like a scoped key (`["a",…]`) could equal one: every scoped key is
-      // made at once from then on, so a pending entry is never missed.
-      let keyEveryScope = false;
       for (let index = 0; index < entries.length; index++) {
         const entry = entries[index]!;
         const identifier = catalog.spellIdentifier(entry.identifier);
-        let key = identifier;
-        if (isScoped(entry)) {
-          if (!keyEveryScope) {
-            const pending = pendingScoped.get(identifier);
-            if (pending === undefined) {
-              pendingScoped.set(identifier, index);
-              continue;
-            }
-            if (pending !== KEYED) {
-              firstAt.set(scopedKey(entries[pending]!, identifier), pending);
-              pendingScoped.set(identifier, KEYED);
-            }
-          }
-          key = scopedKey(entry, identifier);
-        } else if (!keyEveryScope && identifier.startsWith("[")) {
-          keyEveryScope = true;
-          for (const [pendingIdentifier, pending] of pendingScoped)
-            if (pending !== KEYED)
-              firstAt.set(scopedKey(entries[pending]!, pendingIdentifier), pending);
-        }
+        const key = isScoped(entry) ? scopedKey(entry, identifier) : identifier;
         const first = firstAt.get(key);
         if (first === undefined) {
           firstAt.set(key, index);
