@@ -106,10 +106,7 @@ export async function lintWithRules(
     settings: options,
     suppressions,
     words: (rule: Pick<Rule, "id" | "messages">, report: LocatedReport) =>
-      wordOnce(memo, report, () => ({
-        message: oneLine(shortenQuotedValues(formatMessage(rule, report.messageId, report.data))),
-        hint: report.hint ? oneLine(report.hint) : undefined,
-      })),
+      memo ? wordOnce(memo, report, () => wordsOf(rule, report)) : wordsOf(rule, report),
   };
   const run = memo ? new RecordingRuleRun(runOptions) : new RuleRun<LocatedReport>(runOptions);
   /** Each file's findings are placed and fixed in its document (none for a skipped .json5: its first character). */
@@ -127,13 +124,16 @@ export async function lintWithRules(
     const input: FindingInput<LocatedReport> = {
       file,
       absolutePath,
-      locate: (report) =>
-        placeOnce(
-          memo,
-          document,
-          report,
-          () => document?.locate(report.path, report.target) ?? NOWHERE,
-        ),
+      // Without a memo (every run but an editor's) a finding is placed directly: no closure per finding.
+      locate: memo
+        ? (report) =>
+            placeOnce(
+              memo,
+              document,
+              report,
+              () => document?.locate(report.path, report.target) ?? NOWHERE,
+            )
+        : (report) => document?.locate(report.path, report.target) ?? NOWHERE,
       fix: (report) => (document ? report.fix?.(document) : undefined),
     };
     inputs.set(absolutePath, { document, input });
@@ -331,6 +331,17 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
   return repeated.filter((path) =>
     known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])),
   );
+}
+
+/** A finding's message and hint as one line each, quoted values shortened. */
+function wordsOf(
+  rule: Pick<Rule, "id" | "messages">,
+  report: LocatedReport,
+): { message: string; hint: string | undefined } {
+  return {
+    message: oneLine(shortenQuotedValues(formatMessage(rule, report.messageId, report.data))),
+    hint: report.hint ? oneLine(report.hint) : undefined,
+  };
 }
 
 /** A finding about a file that has no document (a skipped .json5): its first character. */

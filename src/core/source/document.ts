@@ -60,6 +60,14 @@ export class SourceDocument {
   /** The items of the JSON arrays fixes asked for, by node of `tree` (made again if the tree is replaced). */
   private jsonArrays: { tree: JsonPathTree; items: Map<JsonNode, ItemSpan[]> } | undefined;
   private tomlKeys: TomlKeyIndex | undefined;
+  /**
+   * The items of each closed inline TOML array a path stepped into, by where its scan starts: a file's
+   * findings in one array (an entry each) are placed from one scan of it, not one scan per finding
+   * from the array's start up to the entry.
+   */
+  private tomlElements: Map<number, ItemSpan[] | undefined> | undefined;
+  /** How many times an inline TOML array was scanned to place a path in it (work counted by tests). */
+  inlineArrayScans = 0;
   private constructor(
     /** Absolute path. */
     readonly absolutePath: string,
@@ -453,7 +461,7 @@ export class SourceDocument {
       // An element of an inline array: start after the elements before it, so the nth of several equal
       // strings (a repeated permission) is found, not the first.
       if (typeof index === "number") {
-        const element = inlineArrayElement(this.text, offset, index);
+        const element = this.inlineArrayElement(offset, index);
         if (element === undefined) {
           exact = false;
           break;
@@ -463,6 +471,24 @@ export class SourceDocument {
       }
     }
     return { offset, keyAt, exact };
+  }
+
+  /**
+   * `inlineArrayElement` of this text, from one scan per array: a closed array's items are those of
+   * any scan stopping early (the scan reads the same characters in the same order), and an array the
+   * scan finds no close of is scanned as before, up to the item asked for.
+   */
+  private inlineArrayElement(from: number, index: number): number | undefined {
+    this.tomlElements ??= new Map();
+    let items = this.tomlElements.get(from);
+    if (items === undefined && !this.tomlElements.has(from)) {
+      this.inlineArrayScans++;
+      items = scanInlineArray(this.text, from, Infinity);
+      this.tomlElements.set(from, items);
+    }
+    if (items) return items[index]?.offset;
+    this.inlineArrayScans++;
+    return inlineArrayElement(this.text, from, index);
   }
 
   /** The index of the TOML text's keys, made on the first lookup. */

@@ -61,6 +61,24 @@ describe("TOML paths to positions", () => {
   });
 });
 
+describe("TOML inline arrays placed from one scan", () => {
+  const items = Array.from({ length: 40 }, (_, i) => `"p${i % 7}:x"`);
+  const text = `identifier = "main"\npermissions = [\n  ${items.join(',\n  # a comment, "quoted" [\n  ')}\n]\n`;
+
+  it("places each element of a file's array as a scan of its own would, scanning it once", () => {
+    const document = SourceDocument.parse("/x/a.toml", "a.toml", text, "toml", parseToml);
+    for (let i = 0; i < items.length; i++) {
+      const alone = SourceDocument.parse("/x/a.toml", "a.toml", text, "toml", parseToml);
+      expect(at(document, ["permissions", i])).toBe(at(alone, ["permissions", i]));
+    }
+    expect(at(document, ["permissions", 0])).toBe("3:3-3:9");
+    expect(at(document, ["permissions", 39])).toBe(`${3 + 2 * 39}:3-${3 + 2 * 39}:9`);
+    expect(at(document, ["permissions", 40])).toBe("2:1-2:12 (ancestor)");
+    // One scan for 40 findings in the array (one per finding, each up to its element, before).
+    expect(document.inlineArrayScans).toBe(1);
+  });
+});
+
 describe("TOML dotted table headers", () => {
   it("follow a header that names several keys of the path ([app.security])", () => {
     const text = [
