@@ -226,6 +226,11 @@ export async function lintWithRules(
     resolved.set(file, absolute);
     return absolute;
   };
+  /**
+   * The input of each file named by a finding's `at`, found once: a run reports tens of thousands of
+   * findings in a few thousand files (the documents and paths do not change during a lint).
+   */
+  const inputsAt = new Map<string, FindingInput<LocatedReport>>();
   /** One context per rule: `report` is bound to its rule, nothing is shared or mutable. */
   /** A finding kept from the last lint (options.memo), placed in this lint's document of its file. */
   const replay = (rule: RuleMeta, report: LocatedReport, at: string) => {
@@ -251,15 +256,19 @@ export async function lintWithRules(
           return (await resolveOnce()).models;
         },
         report(report: RuleReport) {
-          const document = documentsByPath.get(report.at.absolutePath);
-          // A file without a document (a skipped .json5) is still named relative to the working directory.
-          const absolutePath =
-            resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
-          const input = inputOf(
-            document,
-            absolutePath,
-            document?.file ?? relativeFile(project.cwd, absolutePath),
-          );
+          const at = report.at.absolutePath;
+          let input = inputsAt.get(at);
+          if (input === undefined) {
+            const document = documentsByPath.get(at);
+            // A file without a document (a skipped .json5) is still named relative to the working directory.
+            const absolutePath = resolved.get(at) ?? resolvedPath(at);
+            input = inputOf(
+              document,
+              absolutePath,
+              document?.file ?? relativeFile(project.cwd, absolutePath),
+            );
+            inputsAt.set(at, input);
+          }
           reportFinding(report, input);
         },
       };

@@ -86,17 +86,31 @@ export function createDiagnostic(
   text: { message?: string; hint?: string | undefined } = {},
   fix?: Fix,
 ): Diagnostic {
+  return diagnosticAt(rule, severity, finding, place.file, place.absolutePath, place, text, fix);
+}
+
+/** `createDiagnostic` with the place given as its file and span (the runner makes no place object per finding). */
+function diagnosticAt(
+  rule: Pick<RuleMeta, "id" | "messages">,
+  severity: Severity,
+  finding: Finding,
+  file: string,
+  absolutePath: string,
+  span: Span,
+  text: { message?: string; hint?: string | undefined } = {},
+  fix?: Fix,
+): Diagnostic {
   const diagnostic: Diagnostic = {
     ruleId: rule.id,
     messageId: finding.messageId,
     severity,
     message: text.message ?? formatMessage(rule, finding.messageId, finding.data),
-    file: place.file,
-    absolutePath: place.absolutePath,
+    file,
+    absolutePath,
     path: finding.path,
-    range: place.range,
-    offset: place.offset,
-    length: place.length,
+    range: span.range,
+    offset: span.offset,
+    length: span.length,
   };
   const hint = "hint" in text ? text.hint : finding.hint;
   if (hint) diagnostic.hint = hint;
@@ -247,16 +261,11 @@ export class RuleRun<F extends Finding = Finding> {
     const span = finding.span ?? input.locate(finding);
     const fix = (finding as { fix?: unknown }).fix ? input.fix?.(finding) : undefined;
     const text = this.options.words?.(rule, finding);
-    // The place is made field by field: a spread of the span copied its every field (and `exact`,
-    // which no diagnostic holds) through a slower generic path, once per finding.
-    const place: Place = {
-      file: input.file,
-      absolutePath,
-      range: span.range,
-      offset: span.offset,
-      length: span.length,
-    };
-    this.found.push(createDiagnostic(rule, severity, finding, place, text, fix));
+    // No place object: a spread of the span into one copied its every field (and `exact`, which no
+    // diagnostic holds) through a slower generic path, once per finding.
+    this.found.push(
+      diagnosticAt(rule, severity, finding, input.file, absolutePath, span, text, fix),
+    );
   }
 
   /**

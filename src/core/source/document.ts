@@ -1,14 +1,7 @@
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
-import {
-  deepestNode,
-  jsonTree,
-  LazyJsonTree,
-  NO_NODE,
-  type JsonNode,
-  type JsonPathTree,
-} from "./json-tree.js";
+import { jsonTree, LazyJsonTree, NO_NODE, type JsonNode, type JsonPathTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 import { quoteString } from "./syntax.js";
 import { headerParts, TomlKeyIndex } from "./toml-key-index.js";
@@ -278,7 +271,14 @@ export class SourceDocument {
 
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const tree = this.tree!;
-    const { node, depth } = deepestNode(tree, path);
+    // `deepestNode`, without its result object (once per finding).
+    let node = tree.root;
+    let depth = 0;
+    for (; depth < path.length; depth++) {
+      const next = tree.step(node, path[depth]!);
+      if (next === NO_NODE) break;
+      node = next;
+    }
     const exact = depth === path.length;
     if (exact && target === "key" && tree.isMember(node))
       return this.span(tree.keyOffset(node), tree.keyLength(node), true);
