@@ -1,7 +1,14 @@
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
-import { jsonTree, LazyJsonTree, NO_NODE, type JsonNode, type JsonPathTree } from "./json-tree.js";
+import {
+  deepestNode,
+  jsonTree,
+  LazyJsonTree,
+  NO_NODE,
+  type JsonNode,
+  type JsonPathTree,
+} from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 import { quoteString } from "./syntax.js";
 import { headerParts, TomlKeyIndex } from "./toml-key-index.js";
@@ -271,14 +278,7 @@ export class SourceDocument {
 
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const tree = this.tree!;
-    // `deepestNode`, without its result object (once per finding).
-    let node = tree.root;
-    let depth = 0;
-    for (; depth < path.length; depth++) {
-      const next = tree.step(node, path[depth]!);
-      if (next === NO_NODE) break;
-      node = next;
-    }
+    const { node, depth } = deepestNode(tree, path);
     const exact = depth === path.length;
     if (exact && target === "key" && tree.isMember(node))
       return this.span(tree.keyOffset(node), tree.keyLength(node), true);
