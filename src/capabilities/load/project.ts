@@ -216,6 +216,38 @@ export function notOneApp(
 /** A file as findings name it (src/core/file-names.ts). */
 export const relativeFile = displayFile;
 
+/**
+ * The last folder whose files were named, and what `relativeFile` puts before a name in it: a walk
+ * yields its files folder by folder, and naming each from scratch (two resolves, a relative path,
+ * a split and a join) was a per-file cost of the capability reads.
+ */
+let lastFolder = { cwd: "", folder: "", prefix: "" };
+
+/** `relativeFile(cwd, absolute)`, with the folder's part worked out once per folder. */
+export function relativeInFolder(cwd: string, absolute: string): string {
+  const cut = absolute.lastIndexOf(path.sep);
+  const name = absolute.slice(cut + 1);
+  // Only a plain last name (not `.`, `..` or empty) of a path written plainly (no `.` or `..` steps
+  // to resolve, no doubled separator) that is not on the way to `cwd` (a name given for standard
+  // input may be) is the same step below any folder.
+  if (
+    cut < 1 ||
+    name === "" ||
+    absolute.includes(`${path.sep}.`) ||
+    absolute.includes(`${path.sep}${path.sep}`) ||
+    cwd === absolute ||
+    cwd.startsWith(absolute + path.sep)
+  )
+    return relativeFile(cwd, absolute);
+  const folder = absolute.slice(0, cut);
+  if (lastFolder.cwd !== cwd || lastFolder.folder !== folder) {
+    // NUL stands in for the name: no path holds one, so it is a plain name, never a folder on the way to `cwd`.
+    const probe = relativeFile(cwd, `${folder}${path.sep}\0`);
+    lastFolder = { cwd, folder, prefix: probe.slice(0, -1) };
+  }
+  return lastFolder.prefix + name;
+}
+
 export async function loadProject(options: LoadOptions): Promise<Project> {
   const read = newReadLog();
   return recordReads(read, async () => assembleProject(await loadContext(options), read));
@@ -671,7 +703,7 @@ async function readCapabilityFile(
   work.filesParsed++;
   const document = SourceDocument.parse(
     absolute,
-    relativeFile(options.cwd, absolute),
+    relativeInFolder(options.cwd, absolute),
     read.text,
     format,
     format === "toml" ? await tomlParser() : undefined,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { noteRead } from "./read-log.js";
@@ -33,11 +34,18 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
         message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)`,
       };
     }
-    const decoded = decodeUtf8(readFileSync(target));
+    // Node reads and decodes a file in one native call (the floor of reading: open, read, close
+    // and decode without a buffer handed to JavaScript). Invalid bytes come out as U+FFFD, so a text
+    // without one was valid UTF-8; one with a U+FFFD (a real one, or invalid bytes) is read again
+    // as bytes and decided exactly.
+    const text = readFileSync(target, "utf8");
+    const result: ReadResult = text.includes("\ufffd")
+      ? { ok: true, ...decodeUtf8(readFileSync(target)) }
+      : { ok: true, text };
     // An editor's check writes nothing, and the language server lives for hours while every save
     // makes a new inode: its reads are not logged, or the log would grow without end.
     if (editorTexts === undefined) filesRead.add(fileIdentity(info));
-    return { ok: true, ...decoded };
+    return result;
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
@@ -79,6 +87,9 @@ export function forgetFilesRead(): void {
   filesRead.clear();
 }
 
+/** Work counters for tests (never timed): texts decoded by the exact decoder below. */
+export const readWork = { exactDecodes: 0 };
+
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -88,6 +99,7 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
  * document pre-check to report.
  */
 export function decodeUtf8(buffer: Uint8Array): { text: string; invalidUtf8At?: number } {
+  readWork.exactDecodes++;
   try {
     return { text: strictDecoder.decode(buffer) };
   } catch {
@@ -191,10 +203,22 @@ function sequenceLength(bytes: Buffer, i: number): number {
   }
 }
 
-/** The child `name` (bytes) of `dir` as caplint names it, remembering its bytes when they are not UTF-8. */
-function childPath(dir: string, name: Buffer): { full: string; name: string } {
-  const { text, utf8 } = nameText(name);
-  const full = path.join(dir, text);
+/**
+ * What `path.join(dir, name)` puts before a name read from `dir`: a folder entry's name holds no
+ * separator and is never `.` or `..`, so joining it is the folder's own join followed by the name
+ * (NUL stands in for the name: no file name or path holds it). Worked out once per folder, not per entry.
+ */
+function childPrefix(dir: string): string {
+  return path.join(dir, "\0").slice(0, -1);
+}
+
+/** The child `name` (bytes) of `dir` (whose {@link childPrefix} is `prefix`) as caplint names it, remembering its bytes when they are not UTF-8. */
+function childPath(dir: string, prefix: string, name: Buffer): { full: string; name: string } {
+  // Most names are UTF-8: validated natively, without the exact decoder's exception path.
+  const { text, utf8 } = isUtf8(name)
+    ? { text: name.toString("utf8"), utf8: true }
+    : nameText(name);
+  const full = prefix + text;
   const parent = rawPaths.get(dir);
   if (!utf8 || parent)
     rawPaths.set(full, Buffer.concat([parent ?? Buffer.from(dir), Buffer.from(path.sep), name]));
@@ -375,8 +399,9 @@ export function walk(
       return;
     }
     entries.sort((a, b) => Buffer.compare(a.name, b.name));
+    const prefix = childPrefix(dir);
     for (const entry of entries) {
-      const { full, name } = childPath(dir, entry.name);
+      const { full, name } = childPath(dir, prefix, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       const link = entry.isSymbolicLink();

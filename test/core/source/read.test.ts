@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readTextFile, readWork, walk } from "../../../src/core/source/read.js";
+
+const temp = () => mkdtempSync(path.join(os.tmpdir(), "caplint-read-"));
+
+describe("readTextFile", () => {
+  it("decodes valid UTF-8 natively: only a text with a U+FFFD is decided by the exact decoder", () => {
+    const dir = temp();
+    const files = {
+      ascii: '{"identifier": "main"}',
+      accents: '{"description": "déjà vu, 日本語, 🦀"}',
+      bom: "\ufeff{}",
+      nul: "{\u0000}",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+    const before = readWork.exactDecodes;
+    for (const [name, text] of Object.entries(files))
+      expect(readTextFile(path.join(dir, name), 1024)).toEqual({ ok: true, text });
+    // Before: every file went through the exact decoder (4 here).
+    expect(readWork.exactDecodes - before).toBe(0);
+
+    writeFileSync(path.join(dir, "real"), "a \ufffd b");
+    writeFileSync(path.join(dir, "invalid"), Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0xc3, 0x28]));
+    writeFileSync(path.join(dir, "cut"), Buffer.from([0x61, 0xe2, 0x82]));
+    writeFileSync(path.join(dir, "surrogate"), Buffer.from([0x61, 0xed, 0xa0, 0x80]));
+    expect(readTextFile(path.join(dir, "real"), 1024)).toEqual({ ok: true, text: "a \ufffd b" });
+    // The real U+FFFD at 1 is a character; the invalid byte after it is the first bad one.
+    expect(readTextFile(path.join(dir, "invalid"), 1024)).toEqual({
+      ok: true,
+      text: "a\ufffd\ufffd(",
+      invalidUtf8At: 2,
+    });
+    expect(readTextFile(path.join(dir, "cut"), 1024)).toEqual({
+      ok: true,
+      text: "a\ufffd",
+      invalidUtf8At: 1,
+    });
+    expect(readTextFile(path.join(dir, "surrogate"), 1024)).toMatchObject({
+      ok: true,
+      invalidUtf8At: 1,
+    });
+    expect(readWork.exactDecodes - before).toBe(4);
+  });
+
+  it("refuses folders, files over the limit and missing files, naming why", () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, "big.json"), "x".repeat(2048));
+    mkdirSync(path.join(dir, "folder.json"));
+    expect(readTextFile(path.join(dir, "big.json"), 1024)).toEqual({
+      ok: false,
+      message: "file is 2.0 KB, over the 1.0 KB limit (raise it with --max-file-size)",
+    });
+    expect(readTextFile(path.join(dir, "folder.json"), 1024)).toEqual({
+      ok: false,
+      message: "is a directory, not a file",
+    });
+    expect(readTextFile(path.join(dir, "missing.json"), 1024)).toEqual({
+      ok: false,
+      message: "cannot read file: no such file or directory",
+    });
+  });
+});
+
+describe("walk", () => {
+  it("names every entry as path.join does, from any spelling of the root", async () => {
+    const dir = temp();
+    mkdirSync(path.join(dir, "caps", "nested"), { recursive: true });
+    for (const name of ["a.json", "b.toml", ".hidden.json", "nested/c.json"])
+      writeFileSync(path.join(dir, "caps", name), "{}");
+    symlinkSync(path.join(dir, "caps", "a.json"), path.join(dir, "caps", "link.json"));
+    const expected = ["a.json", "b.toml", "link.json", "nested/c.json"];
+    for (const root of [
+      path.join(dir, "caps"),
+      `${path.join(dir, "caps")}${path.sep}`,
+      path.join(dir, "caps", "nested", ".."),
+      `${dir}${path.sep}${path.sep}caps`,
+    ]) {
+      const result = await walk(root, [".json", ".toml"], { ignoreName: (n) => n.startsWith(".") });
+      expect(result.files).toEqual(expected.map((name) => path.join(root, name)));
+      expect(result.problems).toEqual([]);
+    }
+    const relative = path.relative(process.cwd(), path.join(dir, "caps"));
+    const result = await walk(relative, [".json", ".toml"], {
+      ignoreName: (n) => n.startsWith("."),
+    });
+    expect(result.files).toEqual(expected.map((name) => path.join(relative, name)));
+  });
+});
