@@ -38,7 +38,7 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
     // and decode without a buffer handed to JavaScript). Invalid bytes come out as U+FFFD, so a text
     // without one was valid UTF-8; one with a U+FFFD (a real one, or invalid bytes) is read again
     // as bytes and decided exactly.
-    const text = readFileSync(target, "utf8");
+    const text = readFileSync(target, UTF8_READ);
     const result: ReadResult = text.includes("\ufffd")
       ? { ok: true, ...decodeUtf8(readFileSync(target)) }
       : { ok: true, text };
@@ -50,6 +50,9 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
 }
+
+/** The options of a read as text, made once: a string option is copied into a new object per call. */
+const UTF8_READ = { encoding: "utf8", flag: "r" } as const;
 
 /**
  * The texts of files open in an editor (absolute path → unsaved text), for the language server: inside
