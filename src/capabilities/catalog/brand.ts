@@ -88,14 +88,14 @@ export function spellingOfManifest(key: string, manifest: Partial<Manifest>): Sp
   return undefined;
 }
 
-/** The spelling most of `identifiers` use (ties and none: undefined). */
-export function majoritySpelling(identifiers: Iterable<string>): Spelling | undefined {
+/** The spelling most of the identifiers written use, each counted as often as it is written (ties and none: undefined). */
+export function majoritySpelling(written: ReadonlyMap<string, number>): Spelling | undefined {
   let host = 0;
   let tauri = 0;
-  for (const identifier of identifiers) {
+  for (const [identifier, times] of written) {
     const spelling = spellingOfIdentifier(identifier);
-    if (spelling === "host") host++;
-    else if (spelling === "tauri") tauri++;
+    if (spelling === "host") host += times;
+    else if (spelling === "tauri") tauri += times;
   }
   return host > tauri ? "host" : tauri > host ? "tauri" : undefined;
 }

@@ -830,18 +830,20 @@ function configFileSpelling(configPath: string): Spelling | undefined {
  * the spelling stay the same, so its lookups stay warm from one edit to the next.
  */
 async function completeCatalog(context: LoadContext, project: Project): Promise<void> {
-  const identifiers = project.capabilities.flatMap((capability) =>
-    capability.permissions.map((entry) => entry.identifier),
-  );
-  // Parsed once per distinct identifier: a large app writes a few hundred, tens of thousands of times.
-  const granted = new Set([...new Set(identifiers)].map((id) => Catalog.keyOf(id)?.key));
+  // Each identifier once, with the number of entries writing it: a large app writes a few hundred,
+  // tens of thousands of times, so each is parsed and its spelling read once (not once per entry).
+  const written = new Map<string, number>();
+  for (const capability of project.capabilities)
+    for (const { identifier } of capability.permissions)
+      written.set(identifier, (written.get(identifier) ?? 0) + 1);
+  const granted = new Set([...written.keys()].map((id) => Catalog.keyOf(id)?.key));
   // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
   // spec's `host`), else the app config's file name (`tauri.conf.json` and `Tauri.toml` are Tauri's; the
   // spec names no config file of its own): an app that writes neither still gets its build's word in every answer.
   const hostCrate = project.versions?.crates.get("core")?.crate;
   const spelling = project.catalog.spellingFixed
     ? undefined
-    : (majoritySpelling(identifiers) ??
+    : (majoritySpelling(written) ??
       (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined) ??
       (project.config ? configFileSpelling(project.config.document.absolutePath) : undefined));
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
