@@ -157,13 +157,13 @@ export async function lintWithRules(
       data: { problem: problem.message },
     });
   }
+  // Each document's problems at its index: no async function, promise and pair per document.
   const validations = await Promise.all(
-    project.documents.map(async (document) => ({
-      document,
-      problems: document.ok ? await schemaProblemsOf(document) : [],
-    })),
+    project.documents.map((document) => (document.ok ? schemaProblemsOf(document) : NO_PROBLEMS)),
   );
-  for (const { document, problems } of validations) {
+  for (let index = 0; index < project.documents.length; index++) {
+    const document = project.documents[index]!;
+    const problems = validations[index]!;
     if (!document.ok) {
       emit(parse, document, document.absolutePath, document.file, {
         path: [],
@@ -352,6 +352,8 @@ function wordsOf(
     hint: report.hint ? oneLine(report.hint) : undefined,
   };
 }
+
+const NO_PROBLEMS: readonly SchemaProblem[] = Object.freeze([]);
 
 /** A finding about a file that has no document (a skipped .json5): its first character. */
 const NOWHERE = {

@@ -9,6 +9,9 @@ import {
   textLines,
   WorkflowCommandGuard,
 } from "../../src/core/terminal-text.js";
+import { summarize, type Diagnostic } from "../../src/core/diagnostics.js";
+import compact from "../../src/core/reporters/compact.js";
+import { NO_PAINT } from "../../src/core/reporters/types.js";
 import { run } from "../helpers/run.js";
 import { workflowCommandLines } from "../helpers/workflow-commands.js";
 
@@ -221,6 +224,58 @@ describe("the escaping functions", () => {
     const forged = "\ue0000000000000:0\ue001red?";
     expect(terminalSafe(forged)).toBe(forged);
   });
+});
+
+describe("the compact report escapes each value of a line", () => {
+  it("as escaping the assembled line would: payloads and lone surrogates at every edge of a value", () => {
+    const values = [
+      ...Object.values(PAYLOADS),
+      "\ud800",
+      "\udc00",
+      "end \ud83d",
+      "\ude00 start",
+      "plain",
+    ];
+    const diagnostics = values.flatMap((value, i) => [
+      diagnosticWith(value, `message ${i}`),
+      diagnosticWith(`dir/${i}.json`, value),
+      { ...diagnosticWith("", value), liveServer: value },
+    ]);
+    const lines = diagnostics.map((d) =>
+      d.liveServer === undefined
+        ? `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]`
+        : `${d.liveServer}: ${d.severity} ${d.message} [${d.ruleId}]`,
+    );
+    const report = compact({ diagnostics, summary: summarize(diagnostics, 1) }, REPORT_CONTEXT);
+    expect(report).toBe(textLines(lines));
+    expect(report.endsWith("]\n")).toBe(true);
+    expect(compact({ diagnostics: [], summary: summarize([], 0) }, REPORT_CONTEXT)).toBe("");
+  });
+
+  const REPORT_CONTEXT = {
+    cwd: "/x",
+    paint: NO_PAINT,
+    rules: new Map(),
+    toolVersion: "0",
+    sourceText: () => undefined,
+    docsUrl: () => "",
+  };
+
+  function diagnosticWith(file: string, message: string): Diagnostic {
+    const start = { line: 3, column: 7 };
+    return {
+      ruleId: "unknown-permission",
+      messageId: "unknown",
+      severity: "warning",
+      message,
+      file,
+      absolutePath: `/x/${file}`,
+      path: [],
+      range: { start, end: start },
+      offset: 0,
+      length: 0,
+    };
+  }
 });
 
 describe("workflow commands: no text from a file or a server starts one", () => {

@@ -115,10 +115,16 @@ function diagnosticAt(
   const hint = "hint" in text ? text.hint : finding.hint;
   if (hint) diagnostic.hint = hint;
   if (finding.relatedLine !== undefined) diagnostic.relatedLine = finding.relatedLine;
-  if (finding.data && Object.keys(finding.data).length > 0) diagnostic.data = finding.data;
+  if (finding.data && hasOwnKey(finding.data)) diagnostic.data = finding.data;
   if (finding.group) diagnostic.group = finding.group;
   if (fix) diagnostic.fix = fix;
   return diagnostic;
+}
+
+/** `Object.keys(value).length > 0` without the array of keys (asked once per finding). */
+function hasOwnKey(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /**

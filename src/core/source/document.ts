@@ -318,10 +318,8 @@ export class SourceDocument {
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
     const index = path[path.length - 1];
     if (typeof index !== "number") return undefined;
-    const items =
-      this.format === "toml"
-        ? this.inlineArrayItems(path.slice(0, -1))
-        : this.jsonArrayItems(path.slice(0, -1));
+    if (this.format === "json") return this.jsonItemRemovalSpan(path, index);
+    const items = this.inlineArrayItems(path.slice(0, -1));
     const item = items?.[index];
     if (!items || !item) return undefined;
     const next = items[index + 1];
@@ -329,6 +327,34 @@ export class SourceDocument {
     const previous = items[index - 1];
     if (previous) return { offset: previous.end, length: item.end - previous.end };
     return { offset: item.offset, length: item.end - item.offset };
+  }
+
+  /**
+   * `arrayItemRemovalSpan` in a JSON document, from the item and its neighbours in the syntax tree:
+   * no list of every item's span is made and kept for the array (a capability's redundant entries
+   * each have a fix: a run of 20,000 findings kept a span object per item of every such array).
+   */
+  private jsonItemRemovalSpan(
+    path: JsonPath,
+    index: number,
+  ): { offset: number; length: number } | undefined {
+    const tree = this.tree;
+    if (!tree) return undefined;
+    const array = nodeAt(tree, path, path.length - 1);
+    if (array === NO_NODE || tree.kind(array) !== "array" || !Number.isInteger(index) || index < 0)
+      return undefined;
+    const item = tree.child(array, index);
+    if (item === NO_NODE) return undefined;
+    const offset = tree.offset(item);
+    const next = tree.child(array, index + 1);
+    if (next !== NO_NODE) return { offset, length: tree.offset(next) - offset };
+    const end = offset + tree.length(item);
+    const previous = index > 0 ? tree.child(array, index - 1) : NO_NODE;
+    if (previous !== NO_NODE) {
+      const previousEnd = tree.offset(previous) + tree.length(previous);
+      return { offset: previousEnd, length: end - previousEnd };
+    }
+    return { offset, length: end - offset };
   }
 
   /**
@@ -539,10 +565,11 @@ function tomlNumberValue(token: string): number {
 }
 
 /** The syntax tree node at `path`, or NO_NODE. */
-function nodeAt(tree: JsonPathTree, path: JsonPath): JsonNode {
+/** The node at `path` (its first `length` steps), or NO_NODE. */
+function nodeAt(tree: JsonPathTree, path: JsonPath, length = path.length): JsonNode {
   let node = tree.root;
-  for (const segment of path) {
-    node = tree.step(node, segment);
+  for (let i = 0; i < length; i++) {
+    node = tree.step(node, path[i]!);
     if (node === NO_NODE) break;
   }
   return node;

@@ -43,6 +43,11 @@ export async function recordReads<T>(log: ReadLog, body: () => Promise<T>): Prom
 /** Records one read into the recordings in progress, if any. */
 export function noteRead(kind: ReadKind, target: string): void {
   if (recording.size === 0) return;
+  // A file is noted by its reader and again by its loader: a path already logged is a resolved one
+  // (resolving it again gives it back), so it is not resolved into a new string again.
+  let logged = true;
+  for (const log of recording) logged &&= log[kind].has(target);
+  if (logged) return;
   const absolute = path.resolve(target);
   for (const log of recording) log[kind].add(absolute);
 }

@@ -263,6 +263,45 @@ describe("the JSON syntax tree made along paths", () => {
   });
 });
 
+describe("removing a JSON array item", () => {
+  /** The span as a list of every item's start and end gives it (the item, and one comma on one side). */
+  function fromItemList(text: string, arrayPath: Array<string | number>, index: number) {
+    const tree = jsonTree(text);
+    let array = tree.root;
+    for (const segment of arrayPath)
+      array = array === NO_NODE ? NO_NODE : tree.step(array, segment);
+    if (array === NO_NODE || tree.kind(array) !== "array") return undefined;
+    const items = Array.from({ length: tree.childCount(array) }, (_, i) => {
+      const child = tree.child(array, i);
+      return { offset: tree.offset(child), end: tree.offset(child) + tree.length(child) };
+    });
+    const item = items[index];
+    if (!item) return undefined;
+    const next = items[index + 1];
+    if (next) return { offset: item.offset, length: next.offset - item.offset };
+    const previous = items[index - 1];
+    if (previous) return { offset: previous.end, length: item.end - previous.end };
+    return { offset: item.offset, length: item.end - item.offset };
+  }
+
+  it("takes the item and one comma, as the list of every item's span does, from the item and its neighbours", () => {
+    const text =
+      '{ "permissions": [ "a" ,\n  { "identifier": "b", "allow": [1, 2,3] },"c" ], "one": [ 7 ], "none": [], "x": "s" }';
+    const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+    const cases: Array<[Array<string | number>, number]> = [];
+    for (let index = -1; index <= 4; index++) cases.push([["permissions"], index]);
+    for (let index = 0; index <= 3; index++) cases.push([["permissions", 1, "allow"], index]);
+    cases.push([["one"], 0], [["one"], 1], [["none"], 0], [["x"], 0], [["missing"], 0]);
+    cases.push([["permissions"], 0.5]);
+    for (const [arrayPath, index] of cases)
+      expect(
+        document.arrayItemRemovalSpan([...arrayPath, index]),
+        `${arrayPath}[${index}]`,
+      ).toEqual(fromItemList(text, arrayPath, index));
+    expect(document.arrayItemRemovalSpan(["permissions", "a"])).toBeUndefined();
+  });
+});
+
 describe("line starts", () => {
   it("are the same whether a text breaks lines with LF, CRLF or lone CRs", () => {
     const lines = ["{", '  "a": 1,', "", '  "b": [2]', "}"];
