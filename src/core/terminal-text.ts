@@ -52,19 +52,12 @@ export function oneLine(value: string): string {
 
 /** Lines of text output joined with `\n` (and a final one), each escaped by {@link oneLine}. */
 export function textLines(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : joinedLines(lines.map(oneLine));
-}
-
-/**
- * Lines already escaped (each made of {@link oneLine} values and plain ASCII), joined with `\n` and a
- * final one. The final break is an empty last item of the join, not `+ "\n"`: appending to a report of
- * megabytes makes a two-part string that the next search (the output's escaping) copies whole.
- * `lines` is the caller's own new array: the empty item is pushed onto it.
- */
-export function joinedLines(lines: string[]): string {
   if (lines.length === 0) return "";
-  lines.push("");
-  return lines.join("\n");
+  const escaped = lines.map(oneLine);
+  // The final break is an empty last item of the join, not `+ "\n"`: appending to a report of
+  // megabytes makes a string of two parts that the output's escaping then copies whole.
+  escaped.push("");
+  return escaped.join("\n");
 }
 
 /**

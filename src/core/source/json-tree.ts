@@ -16,59 +16,78 @@ export const NO_NODE: JsonNode = -1;
 const MEMBERS_SCANNED = 32;
 
 /** What both trees know of each node: where its value and its key are written. */
+/**
+ * What each node holds, in one array of `NODE_FIELDS` numbers a node (node n at n * NODE_FIELDS): one
+ * typed array and one buffer per tree, not one per field (a run places findings in thousands of files,
+ * each with a tree of its own, and every buffer is an object, a backing store and a growth of its own).
+ */
+const NODE_FIELDS = 5;
+/** Start and end (exclusive) offset of the value. */
+const START = 0;
+const END = 1;
+/** Start and end of an object member's key (with its quotes); -1 for array items and the root. */
+const KEY_START = 2;
+const KEY_END = 3;
+/** 1 when the member's key holds an escape, so its raw text is not its value. */
+const KEY_ESCAPED = 4;
+
 abstract class JsonNodes {
   constructor(
     readonly text: string,
-    /** Start and end (exclusive) offset of each value. */
-    protected starts: Int32Array,
-    protected ends: Int32Array,
-    /** Start and end of each object member's key (with its quotes); -1 for array items and the root. */
-    protected keyStarts: Int32Array,
-    protected keyEnds: Int32Array,
-    /** 1 when the member's key holds an escape, so its raw text is not its value. */
-    protected keyEscaped: Uint8Array,
+    /** The nodes' fields (see `NODE_FIELDS`). */
+    protected nodes: Int32Array,
   ) {}
 
+  protected startOf(node: JsonNode): number {
+    return this.nodes[node * NODE_FIELDS + START]!;
+  }
+
   kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
-    return kindOf(this.text.charCodeAt(this.starts[node]!));
+    return kindOf(this.text.charCodeAt(this.startOf(node)));
   }
 
   offset(node: JsonNode): number {
-    return this.starts[node]!;
+    return this.startOf(node);
   }
 
   length(node: JsonNode): number {
-    return this.ends[node]! - this.starts[node]!;
+    const at = node * NODE_FIELDS;
+    return this.nodes[at + END]! - this.nodes[at + START]!;
   }
 
   /** Whether the value is an object member (it has a key). */
   isMember(node: JsonNode): boolean {
-    return this.keyStarts[node]! >= 0;
+    return this.nodes[node * NODE_FIELDS + KEY_START]! >= 0;
   }
 
   /** Offset and length of a member's key, quotes included. */
   keyOffset(node: JsonNode): number {
-    return this.keyStarts[node]!;
+    return this.nodes[node * NODE_FIELDS + KEY_START]!;
   }
 
   keyLength(node: JsonNode): number {
-    return this.keyEnds[node]! - this.keyStarts[node]!;
+    const at = node * NODE_FIELDS;
+    return this.nodes[at + KEY_END]! - this.nodes[at + KEY_START]!;
   }
 
   /** A member's key, decoded. */
   key(node: JsonNode): string {
-    const start = this.keyStarts[node]!;
-    const end = this.keyEnds[node]!;
-    return this.keyEscaped[node]
+    const at = node * NODE_FIELDS;
+    const start = this.nodes[at + KEY_START]!;
+    const end = this.nodes[at + KEY_END]!;
+    return this.nodes[at + KEY_ESCAPED]
       ? (JSON.parse(this.text.slice(start, end)) as string)
       : this.text.slice(start + 1, end - 1);
   }
 
   /** Whether a member's key, decoded, is `name`; compares in place when the key holds no escape. */
   keyIs(node: JsonNode, name: string): boolean {
-    if (this.keyEscaped[node]) return this.key(node) === name;
-    const start = this.keyStarts[node]! + 1;
-    return this.keyEnds[node]! - 1 - start === name.length && this.text.startsWith(name, start);
+    const at = node * NODE_FIELDS;
+    if (this.nodes[at + KEY_ESCAPED]) return this.key(node) === name;
+    const start = this.nodes[at + KEY_START]! + 1;
+    return (
+      this.nodes[at + KEY_END]! - 1 - start === name.length && this.text.startsWith(name, start)
+    );
   }
 }
 
@@ -80,17 +99,13 @@ export class JsonTree extends JsonNodes implements JsonPathTree {
     text: string,
     /** How many values the tree holds; nodes are numbered 0 to size - 1 in text order (a parent before its children). */
     readonly size: number,
-    starts: Int32Array,
-    ends: Int32Array,
-    keyStarts: Int32Array,
-    keyEnds: Int32Array,
-    keyEscaped: Uint8Array,
+    nodes: Int32Array,
     /** Where each container's children are listed in `children`, and how many. */
     private readonly childStarts: Int32Array,
     private readonly childCounts: Int32Array,
     private readonly children: Int32Array,
   ) {
-    super(text, starts, ends, keyStarts, keyEnds, keyEscaped);
+    super(text, nodes);
   }
 
   /** The items of an array or the member values of an object, in text order. */
@@ -107,7 +122,7 @@ export class JsonTree extends JsonNodes implements JsonPathTree {
    * written twice resolves to its last occurrence, the one JSON.parse keeps and the rules see.
    */
   step(node: JsonNode, segment: string | number): JsonNode {
-    const c = this.text.charCodeAt(this.starts[node]!);
+    const c = this.text.charCodeAt(this.startOf(node));
     const first = this.childStarts[node]!;
     const count = this.childCounts[node]!;
     if (typeof segment === "number")
@@ -141,7 +156,7 @@ export class JsonTree extends JsonNodes implements JsonPathTree {
     const repeated: JsonNode[] = [];
     for (let node = 0; node < this.size; node++) {
       const count = this.childCounts[node]!;
-      if (count < 2 || this.text.charCodeAt(this.starts[node]!) !== 123) continue;
+      if (count < 2 || this.text.charCodeAt(this.startOf(node)) !== 123) continue;
       const seen = new Set<string>();
       for (let i = 0; i < count; i++) {
         const member = this.children[this.childStarts[node]! + i]!;
@@ -186,11 +201,7 @@ export class JsonTree extends JsonNodes implements JsonPathTree {
 export function jsonTree(text: string): JsonTree {
   // Grown by doubling; a value takes at least one character, and capability files take dozens each.
   let capacity = Math.max(16, text.length >> 4);
-  let starts = new Int32Array(capacity);
-  let ends = new Int32Array(capacity);
-  let keyStarts = new Int32Array(capacity);
-  let keyEnds = new Int32Array(capacity);
-  let keyEscaped = new Uint8Array(capacity);
+  let nodes = new Int32Array(capacity * NODE_FIELDS);
   let childStarts = new Int32Array(capacity);
   let childCounts = new Int32Array(capacity);
   let children = new Int32Array(capacity);
@@ -206,11 +217,7 @@ export function jsonTree(text: string): JsonTree {
   const grow = () => {
     capacity *= 2;
     const larger = <T extends Int32Array | Uint8Array>(array: T): T => grown(array, capacity);
-    starts = larger(starts);
-    ends = larger(ends);
-    keyStarts = larger(keyStarts);
-    keyEnds = larger(keyEnds);
-    keyEscaped = larger(keyEscaped);
+    nodes = grown(nodes, capacity * NODE_FIELDS);
     childStarts = larger(childStarts);
     childCounts = larger(childCounts);
   };
@@ -275,10 +282,11 @@ export function jsonTree(text: string): JsonTree {
     skipSpace();
     if (count === capacity) grow();
     const node = count++;
-    starts[node] = at;
-    keyStarts[node] = keyStart;
-    keyEnds[node] = keyEnd;
-    keyEscaped[node] = escaped;
+    const fields = node * NODE_FIELDS;
+    nodes[fields + START] = at;
+    nodes[fields + KEY_START] = keyStart;
+    nodes[fields + KEY_END] = keyEnd;
+    nodes[fields + KEY_ESCAPED] = escaped;
     if (openUsed > 0) addPending(node);
     const c = text.charCodeAt(at);
     if (c === 123 /* { */ || c === 91 /* [ */) {
@@ -304,7 +312,7 @@ export function jsonTree(text: string): JsonTree {
         at++;
       }
     }
-    ends[node] = at;
+    nodes[node * NODE_FIELDS + END] = at;
   };
 
   begin(-1, -1, 0);
@@ -314,7 +322,7 @@ export function jsonTree(text: string): JsonTree {
     const c = text.charCodeAt(at);
     if (c === 125 /* } */ || c === 93 /* ] */) {
       at++;
-      ends[node] = at;
+      nodes[node * NODE_FIELDS + END] = at;
       close(node, openFrom[--openUsed]!);
       continue;
     }
@@ -322,7 +330,7 @@ export function jsonTree(text: string): JsonTree {
       at++;
       skipSpace();
     }
-    if (text.charCodeAt(starts[node]!) === 123) {
+    if (text.charCodeAt(nodes[node * NODE_FIELDS + START]!) === 123) {
       const memberKeyStart = at;
       skipString();
       const memberKeyEnd = at;
@@ -334,18 +342,7 @@ export function jsonTree(text: string): JsonTree {
       begin(memberKeyStart, memberKeyEnd, memberEscaped);
     } else begin(-1, -1, 0);
   }
-  return new JsonTree(
-    text,
-    count,
-    starts,
-    ends,
-    keyStarts,
-    keyEnds,
-    keyEscaped,
-    childStarts,
-    childCounts,
-    children,
-  );
+  return new JsonTree(text, count, nodes, childStarts, childCounts, children);
 }
 
 /**
@@ -388,18 +385,12 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   scanned = 0;
   private size = 0;
   private readonly scans = new Map<JsonNode, ContainerScan>();
-  private readonly memberIndexes = new Map<JsonNode, Map<string, JsonNode>>();
+  /** Made for the first object of more than MEMBERS_SCANNED members: most documents have none. */
+  private memberIndexes: Map<JsonNode, Map<string, JsonNode>> | undefined;
 
   /** `text` must be valid JSON (the caller parsed it with `JSON.parse` first). */
   constructor(text: string) {
-    super(
-      text,
-      new Int32Array(64),
-      new Int32Array(64),
-      new Int32Array(64),
-      new Int32Array(64),
-      new Uint8Array(64),
-    );
+    super(text, new Int32Array(64 * NODE_FIELDS));
     // The root spans the text without the white space around it: valid JSON holds one value.
     const start = skipSpaceAt(text, 0);
     let end = text.length;
@@ -423,7 +414,7 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
 
   /** As {@link JsonTree.step}: an array item by index, or the last member written with a key. */
   step(node: JsonNode, segment: string | number): JsonNode {
-    const c = this.text.charCodeAt(this.starts[node]!);
+    const c = this.text.charCodeAt(this.startOf(node));
     if (typeof segment === "number")
       return c === 91 && Number.isInteger(segment) && segment >= 0
         ? this.child(node, segment)
@@ -432,6 +423,7 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
     const count = this.childCount(node);
     const members = this.scans.get(node)!.children;
     if (count > MEMBERS_SCANNED) {
+      this.memberIndexes ??= new Map();
       let index = this.memberIndexes.get(node);
       if (!index) {
         index = new Map();
@@ -448,9 +440,10 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   private scanOf(node: JsonNode): ContainerScan | undefined {
     let scan = this.scans.get(node);
     if (scan) return scan;
-    const c = this.text.charCodeAt(this.starts[node]!);
+    const start = this.startOf(node);
+    const c = this.text.charCodeAt(start);
     if (c !== 123 && c !== 91) return undefined;
-    scan = { children: [], at: this.starts[node]! + 1 };
+    scan = { children: [], at: start + 1 };
     this.scans.set(node, scan);
     return scan;
   }
@@ -473,7 +466,7 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
     let keyStart = -1;
     let keyEnd = -1;
     let escaped = 0;
-    if (text.charCodeAt(this.starts[node]!) === 123) {
+    if (text.charCodeAt(this.startOf(node)) === 123) {
       keyStart = at;
       keyEnd = stringEnd(text, at);
       for (let i = keyStart + 1; i < keyEnd - 1; i++)
@@ -490,21 +483,16 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   }
 
   private add(start: number, end: number, keyStart: number, keyEnd: number, escaped: number) {
-    if (this.size === this.starts.length) {
-      const capacity = this.size * 2;
-      const larger = <T extends Int32Array | Uint8Array>(array: T): T => grown(array, capacity);
-      this.starts = larger(this.starts);
-      this.ends = larger(this.ends);
-      this.keyStarts = larger(this.keyStarts);
-      this.keyEnds = larger(this.keyEnds);
-      this.keyEscaped = larger(this.keyEscaped);
-    }
+    if (this.size * NODE_FIELDS === this.nodes.length)
+      this.nodes = grown(this.nodes, this.nodes.length * 2);
     const node = this.size++;
-    this.starts[node] = start;
-    this.ends[node] = end;
-    this.keyStarts[node] = keyStart;
-    this.keyEnds[node] = keyEnd;
-    this.keyEscaped[node] = escaped;
+    const fields = node * NODE_FIELDS;
+    const nodes = this.nodes;
+    nodes[fields + START] = start;
+    nodes[fields + END] = end;
+    nodes[fields + KEY_START] = keyStart;
+    nodes[fields + KEY_END] = keyEnd;
+    nodes[fields + KEY_ESCAPED] = escaped;
     return node;
   }
 }
