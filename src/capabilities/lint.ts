@@ -19,6 +19,7 @@ import {
 } from "./model/capability.js";
 import { collectSuppressions } from "./suppressions.js";
 import { formatMessage } from "../core/messages.js";
+import { isResolvedPosixPath } from "../core/source/read-log.js";
 import { cutText } from "../core/quote.js";
 import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
@@ -222,7 +223,8 @@ export async function lintWithRules(
   };
   const resolved = new Map<string, string>();
   const resolvedPath = (file: string) => {
-    const absolute = path.resolve(project.cwd, file);
+    // A finding's file is a document's absolute path: kept as it is, not resolved into a copy per file.
+    const absolute = isResolvedPosixPath(file) ? file : path.resolve(project.cwd, file);
     resolved.set(file, absolute);
     return absolute;
   };

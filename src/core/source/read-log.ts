@@ -43,13 +43,20 @@ export async function recordReads<T>(log: ReadLog, body: () => Promise<T>): Prom
 /** Records one read into the recordings in progress, if any. */
 export function noteRead(kind: ReadKind, target: string): void {
   if (recording.size === 0) return;
-  // A file is noted by its reader and again by its loader: a path already logged is a resolved one
-  // (resolving it again gives it back), so it is not resolved into a new string again.
-  let logged = true;
-  for (const log of recording) logged &&= log[kind].has(target);
-  if (logged) return;
-  const absolute = path.resolve(target);
+  const absolute = isResolvedPosixPath(target) ? target : path.resolve(target);
   for (const log of recording) log[kind].add(absolute);
+}
+
+/** Two slashes, a `.` or `..` step, or a final slash after a name: what resolving a POSIX path removes. */
+const POSIX_STEPS_TO_NORMALISE = /\/\/|\/\.\.?(?:\/|$)|[^/]\/$/;
+
+/**
+ * Whether `path.resolve(target)` is `target` itself, which the loaders' paths (absolute, normalised)
+ * are: the log then keeps the caller's string, not a new equal one per file read (thousands a run, all
+ * kept until the run ends). Other platforms' paths are resolved as before.
+ */
+export function isResolvedPosixPath(target: string): boolean {
+  return path.sep === "/" && target.startsWith("/") && !POSIX_STEPS_TO_NORMALISE.test(target);
 }
 
 /** Every path in the log, files and folders alike. */

@@ -64,4 +64,26 @@ describe("read log", () => {
     expect(first.files.has(file("first.json"))).toBe(true);
     expect(second.files.has(file("second.json"))).toBe(true);
   });
+
+  it("logs every path as resolving it gives it, keeping a resolved path's own string", async () => {
+    const log = newReadLog();
+    const targets = [
+      "/a/b.json",
+      "/a/./b.json",
+      "/a//b.json",
+      "/a/c/../b.json",
+      "/a/dir/",
+      "/a/dir/.",
+      "/a/dir/..",
+      "/a/.hidden",
+      "/a/..b/c..",
+      "/",
+      "relative/x.json",
+      "./y.json",
+    ];
+    await recordReads(log, async () => {
+      for (const target of targets) noteRead("files", target);
+    });
+    expect([...log.files]).toEqual([...new Set(targets.map((target) => path.resolve(target)))]);
+  });
 });
