@@ -160,7 +160,9 @@ export async function lintWithRules(
   }
   // Each document's problems at its index: no async function, promise and pair per document.
   const validations = await Promise.all(
-    project.documents.map((document) => (document.ok ? schemaProblemsOf(document) : NO_PROBLEMS)),
+    project.documents.map((document) =>
+      document.ok ? schemaProblemsOf(document) : Promise.resolve(NO_PROBLEMS),
+    ),
   );
   for (let index = 0; index < project.documents.length; index++) {
     const document = project.documents[index]!;

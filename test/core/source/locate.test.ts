@@ -296,7 +296,7 @@ describe("removing a JSON array item", () => {
     for (const [arrayPath, index] of cases)
       expect(
         document.arrayItemRemovalSpan([...arrayPath, index]),
-        `${arrayPath}[${index}]`,
+        `${arrayPath.join(".")}[${index}]`,
       ).toEqual(fromItemList(text, arrayPath, index));
     expect(document.arrayItemRemovalSpan(["permissions", "a"])).toBeUndefined();
   });
