@@ -7,6 +7,8 @@
 export const work = {
   /** Resolved (command, capability, context) entries created. */
   resolvedEntries: 0,
+  /** Resolution problem objects made (per kind asked for: `Resolution.problemsOf`). */
+  problemsMade: 0,
   /** Set members walked while expanding permission sets (memoised expansions count once). */
   setMembers: 0,
   /** Scope values examined by dangerous-permission. */

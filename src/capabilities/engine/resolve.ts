@@ -113,8 +113,15 @@ export class Resolution implements PlatformSource {
   readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: PlatformSet }>;
   /** Capabilities in identifier order that are inactive on some platform, with the platforms they are active on. */
   private readonly partlyInactive: Array<{ capability: Capability; on: PlatformSet }> = [];
-  /** Problems of every capability entry, each once, with the platforms it holds on. */
-  readonly problems: ResolutionProblem[] = [];
+  /**
+   * The grants whose expansion has problems, in grant order: a problem object (with the entry's path)
+   * is made only when someone asks for its kind. A check asks for a few kinds (set cycles, unknown
+   * set members, a default without a set), and an app's unknown identifiers, thousands of
+   * "unresolved" problems that unknown-plugin and unknown-permission report from the entries
+   * themselves, were made for nothing and kept for the run.
+   */
+  private readonly grantsWithProblems: number[] = [];
+  private everyProblem: ResolutionProblem[] | undefined;
   readonly models: ResolvedModel[];
   /**
    * The grants (one per permission entry of an active capability) as parallel lists, not an object
@@ -163,24 +170,13 @@ export class Resolution implements PlatformSource {
       const index = capabilities.length;
       capabilities.push({ resolved: prepareCapability(capability, index), on });
       this.firstGrant.push(this.grantEntries.length);
-      let names: string[] | undefined;
       // Indexed loops: this runs once, mostly before the optimiser compiles it, and a for-of step
       // allocates there (an iterator per entry and a result per step).
       const entries = capability.permissions;
       for (let e = 0; e < entries.length; e++) {
         const entry = entries[e]!;
         const expansion = expander.expandEntry(entry.identifier);
-        const problems = expansion.problems;
-        for (let p = 0; p < problems.length; p++) {
-          this.problems.push({
-            ...problems[p]!,
-            capability: capability.identifier,
-            file: capability.source.file,
-            path: entry.path,
-            identifier: entry.identifier,
-            platforms: (names ??= platformNames(on, platforms)),
-          });
-        }
+        if (expansion.problems.length > 0) this.grantsWithProblems.push(this.grantEntries.length);
         let users = this.grantsOf.get(expansion);
         if (!users) this.grantsOf.set(expansion, (users = []));
         users.push(this.grantEntries.length);
@@ -207,6 +203,46 @@ export class Resolution implements PlatformSource {
     this.distinctModels = this.models.filter(
       (model, bit) => this.distinctModelOfBit[bit] === model,
     );
+  }
+
+  /** Problems of every capability entry, each once, with the platforms it holds on. */
+  get problems(): ResolutionProblem[] {
+    return (this.everyProblem ??= this.problemsOf());
+  }
+
+  /**
+   * The problems of these kinds (every kind when none is given), in the order of `problems`: each
+   * call makes its own, so a rule that reports some kinds makes no object for the others.
+   */
+  problemsOf(kinds?: ReadonlyArray<ResolutionProblem["kind"]>): ResolutionProblem[] {
+    const made: ResolutionProblem[] = [];
+    let namesOf: number | undefined;
+    let names: readonly string[] = [];
+    for (const grant of this.grantsWithProblems) {
+      const problems = this.grantExpansions[grant]!.problems;
+      const entry = this.grantEntries[grant]!;
+      const index = this.grantCapabilities[grant]!;
+      const { resolved, on } = this.capabilities[index]!;
+      for (let p = 0; p < problems.length; p++) {
+        const problem = problems[p]!;
+        if (kinds !== undefined && !kinds.includes(problem.kind)) continue;
+        work.problemsMade++;
+        // The capability's platforms as names, shared by its problems.
+        if (namesOf !== index) {
+          namesOf = index;
+          names = platformNames(on, this.platforms);
+        }
+        made.push({
+          ...problem,
+          capability: resolved.capability.identifier,
+          file: resolved.capability.source.file,
+          path: entry.path,
+          identifier: entry.identifier,
+          platforms: names,
+        });
+      }
+    }
+    return made;
   }
 
   /**

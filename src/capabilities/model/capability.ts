@@ -1,5 +1,6 @@
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
+import { BoundedMemo } from "../../core/bounded-memo.js";
 import type {
   Capability,
   CapabilitySource,
@@ -133,6 +134,22 @@ export function toCapability(
   return capability;
 }
 
+/**
+ * Distinct strings the model keeps, one string object per text. Each parsed entry's identifier (and
+ * each list item) is a string object of its own, and the engine, the rules and the memos look every
+ * one up by text many times (`Map.get(entry.identifier)`): a lookup of another object with the same
+ * text hashes that object and compares the two texts character by character; a lookup of the object
+ * the map holds stops at the pointer. The memo is bounded like every memo of user input: a text
+ * dropped from it only costs a lookup its pointer shortcut, never changes an answer.
+ */
+const sharedTexts = new BoundedMemo<string, string>(65_536);
+const itself = (text: string): string => text;
+
+/** The one string object the model uses for `text`. */
+export function sharedText(text: string): string {
+  return sharedTexts.get(text, itself);
+}
+
 /** The string items of the list at `base` + `steps`, each with its path; nothing when the value is no list. */
 function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelItem[] {
   if (!Array.isArray(value) || value.length === 0) return [];
@@ -140,11 +157,14 @@ function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelI
   // A list of strings only (the usual one) is made at its length: the first push grows a list to
   // 17 slots (152 bytes), and the model keeps one for every list of every capability.
   if (value.every((item) => typeof item === "string"))
-    return value.map((item: string, index) => ({ value: item, path: list.concat(index) }));
+    return value.map((item: string, index) => ({
+      value: sharedText(item),
+      path: list.concat(index),
+    }));
   const items: ModelItem[] = [];
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
-    if (typeof item === "string") items.push({ value: item, path: list.concat(index) });
+    if (typeof item === "string") items.push({ value: sharedText(item), path: list.concat(index) });
   }
   return items;
 }
@@ -206,7 +226,8 @@ function toEntries(
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
     if (typeof item === "string") {
-      if (entries.length < wanted) entries.push(new ListedEntry(item, false, list, index));
+      if (entries.length < wanted)
+        entries.push(new ListedEntry(sharedText(item), false, list, index));
       else notMade++;
     } else if (isPlainObject(item) && typeof item.identifier === "string") {
       if (entries.length >= wanted) {
@@ -221,7 +242,7 @@ function toEntries(
         notMade++;
         continue;
       }
-      const entry = new ListedEntry(item.identifier, true, list, index);
+      const entry = new ListedEntry(sharedText(item.identifier), true, list, index);
       for (const field of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field);
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;

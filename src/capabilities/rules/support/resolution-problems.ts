@@ -21,10 +21,14 @@ export async function reportResolutionProblems(
   context: RuleContext,
   messageIds: Partial<Readonly<Record<ResolutionProblemKind, string>>>,
 ): Promise<void> {
+  // Only the kinds this rule reports are made (most apps have none of them).
+  const kinds = Object.keys(messageIds) as ResolutionProblemKind[];
+  const problems = (await context.resolution()).problemsOf(kinds);
+  if (problems.length === 0) return;
   const capabilities = new Map(
     context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]),
   );
-  for (const problem of (await context.resolution()).problems) {
+  for (const problem of problems) {
     const messageId = messageIds[problem.kind];
     if (messageId === undefined) continue;
     const capability = capabilities.get(`${problem.file}\u0000${problem.capability}`);

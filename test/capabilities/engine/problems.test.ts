@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resetWork, work } from "../../../src/capabilities/work.js";
+import { run } from "../../helpers/run.js";
+
+const work_dir = mkdtempSync(path.join(tmpdir(), "caplint-problems-"));
+afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
+
+/**
+ * `count` capabilities, each granting an identifier of a plugin nobody defines and an unknown
+ * permission of a known plugin: "unresolved" resolution problems, which unknown-plugin and
+ * unknown-permission report from the entries themselves.
+ */
+function app(count: number): string {
+  const dir = path.join(work_dir, `app-${count}`);
+  const capabilities = path.join(dir, "src-tauri", "capabilities");
+  mkdirSync(capabilities, { recursive: true });
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "test.problems", app: { windows: [{ label: "main" }] } }),
+  );
+  for (let i = 0; i < count; i++)
+    writeFileSync(
+      path.join(capabilities, `c${i}.json`),
+      JSON.stringify({
+        identifier: `c${i}`,
+        windows: ["main"],
+        permissions: ["core:default", "nosuchplugin:allow-thing", "fs:allow-no-such-thing"],
+      }),
+    );
+  return dir;
+}
+
+describe("resolution problems in a check", () => {
+  it("are made only for the kinds a rule reports", async () => {
+    resetWork();
+    const result = await run(["check", "--app", app(30), "--format", "json"], work_dir);
+    expect(result.stderr).toBe("");
+    const rules = (
+      JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string }> }
+    ).diagnostics
+      .map((diagnostic) => diagnostic.ruleId)
+      .filter((rule) => rule === "unknown-plugin" || rule === "unknown-permission");
+    // Both unknown identifiers of every capability are still reported, from the entries.
+    expect(rules.length).toBe(60);
+    // 60 "unresolved" problems, asked for by no rule of a check: no object is made for them (one
+    // each before, kept for the run).
+    expect(work.problemsMade).toBe(0);
+  });
+});
