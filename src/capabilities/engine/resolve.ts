@@ -168,7 +168,7 @@ export class Resolution implements PlatformSource {
       if (on !== all) this.partlyInactive.push({ capability, on });
       if (on === 0) continue;
       const index = capabilities.length;
-      capabilities.push({ resolved: prepareCapability(capability, index), on });
+      capabilities.push(new ActiveCapability(prepareCapability(capability, index), on));
       this.firstGrant.push(this.grantEntries.length);
       // Indexed loops: this runs once, mostly before the optimiser compiles it, and a for-of step
       // allocates there (an iterator per entry and a result per step).
@@ -178,7 +178,7 @@ export class Resolution implements PlatformSource {
         const expansion = expander.expandEntry(entry.identifier);
         if (expansion.problems.length > 0) this.grantsWithProblems.push(this.grantEntries.length);
         let users = this.grantsOf.get(expansion);
-        if (!users) this.grantsOf.set(expansion, (users = []));
+        if (!users) this.grantsOf.set(expansion, (users = NO_GRANTS.slice()));
         users.push(this.grantEntries.length);
         this.grantCapabilities.push(index);
         this.grantEntries.push(entry);
@@ -779,30 +779,76 @@ const NO_CONTEXTS: readonly Context[] = Object.freeze([]);
 const LOCAL_ONLY: readonly Context[] = Object.freeze([LOCAL_CONTEXT]);
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
-  const urls = capability.remote?.urls ?? [];
-  const prepared: PreparedCapability = {
+  const urls = capability.remote?.urls ?? NO_ITEMS;
+  return new Prepared(
     capability,
     index,
-    windows: valuesOf(capability.windows).sort(compareCodePoints),
-    webviews:
-      capability.webviews.length === 0
-        ? NO_PATTERNS
-        : valuesOf(capability.webviews).sort(compareCodePoints),
-    contexts:
-      urls.length === 0
-        ? capability.local
-          ? LOCAL_ONLY
-          : NO_CONTEXTS
-        : [
-            ...(capability.local ? [LOCAL_CONTEXT] : []),
-            ...urls.map((url): Context => ({ kind: "remote", url: url.value })),
-          ],
-    patternProblems: patternProblemsOf(capability, urls),
-    matchesLabels,
-    contextMatches,
-    tests: undefined,
-  };
-  return prepared;
+    valuesOf(capability.windows).sort(compareCodePoints),
+    capability.webviews.length === 0
+      ? NO_PATTERNS
+      : valuesOf(capability.webviews).sort(compareCodePoints),
+    urls.length === 0
+      ? capability.local
+        ? LOCAL_ONLY
+        : NO_CONTEXTS
+      : [
+          ...(capability.local ? [LOCAL_CONTEXT] : []),
+          ...urls.map((url): Context => ({ kind: "remote", url: url.value })),
+        ],
+    patternProblemsOf(capability, urls),
+  );
+}
+
+const NO_ITEMS: readonly ModelItem[] = Object.freeze([]);
+
+/** Copied for each expansion's list of grants: no `[]` literal's allocation site (`Prepared`). */
+const NO_GRANTS: number[] = [];
+
+/** An active capability with the platforms it is active on (a constructor's object: `Prepared`). */
+class ActiveCapability {
+  resolved: ResolvedCapability;
+  on: PlatformSet;
+
+  constructor(resolved: ResolvedCapability, on: PlatformSet) {
+    this.resolved = resolved;
+    this.on = on;
+  }
+}
+
+/**
+ * Made by a constructor, not a literal: it lives for the run, and V8 throws away optimised code
+ * whose literal objects it decides to allocate old (model/capability.ts). Every property is its own,
+ * in the literal's order, the tests' functions too, so a copy keeps them.
+ */
+class Prepared implements PreparedCapability {
+  capability: Capability;
+  index: number;
+  windows: readonly string[];
+  webviews: readonly string[];
+  contexts: readonly Context[];
+  patternProblems: readonly PatternProblem[];
+  matchesLabels: PreparedCapability["matchesLabels"];
+  contextMatches: PreparedCapability["contextMatches"];
+  tests: CompiledTests | undefined;
+
+  constructor(
+    capability: Capability,
+    index: number,
+    windows: readonly string[],
+    webviews: readonly string[],
+    contexts: readonly Context[],
+    patternProblems: readonly PatternProblem[],
+  ) {
+    this.capability = capability;
+    this.index = index;
+    this.windows = windows;
+    this.webviews = webviews;
+    this.contexts = contexts;
+    this.patternProblems = patternProblems;
+    this.matchesLabels = matchesLabels;
+    this.contextMatches = contextMatches;
+    this.tests = undefined;
+  }
 }
 
 /** Invalid patterns of a capability, in field order (each pattern's compilation is cached per string). */

@@ -87,31 +87,29 @@ export function toCapability(
   if (typeof raw.identifier !== "string") return undefined;
   const base = object.path;
   const remote = isPlainObject(raw.remote) ? raw.remote : undefined;
-  const written: WrittenCapability = {
-    listLengths: {},
-    remoteObject: remote !== undefined,
-    unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
-    suppressions: stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD),
-  };
+  const written: WrittenCapability = new Written(
+    remote !== undefined,
+    unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
+    stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD),
+  );
   const list = (field: ListField, value: unknown, ...steps: string[]): ModelItem[] => {
     if (value !== undefined)
       written.listLengths[field] = Array.isArray(value) ? value.length : null;
     return stringItems(value, base, ...steps);
   };
-  const capability: Capability = {
-    identifier: raw.identifier,
-    description: typeof raw.description === "string" ? raw.description : "",
-    local: typeof raw.local === "boolean" ? raw.local : true,
-    windows: list("windows", raw.windows, "windows"),
-    webviews: list("webviews", raw.webviews, "webviews"),
-    permissions: [],
+  const capability: Capability = new ModelCapability(
+    raw.identifier,
+    typeof raw.description === "string" ? raw.description : "",
+    typeof raw.local === "boolean" ? raw.local : true,
+    list("windows", raw.windows, "windows"),
+    list("webviews", raw.webviews, "webviews"),
     written,
     // Written out, not spread: a spread copies the source's shape, and the path added to it went
     // to a second, out-of-object store (80 bytes more a capability).
-    source: source.inline
-      ? { file: source.file, absolutePath: source.absolutePath, inline: true, path: base }
-      : { file: source.file, absolutePath: source.absolutePath, path: base },
-  };
+    source.inline
+      ? new InlineSource(source.file, source.absolutePath, base)
+      : new FileSource(source.file, source.absolutePath, base),
+  );
   if (Array.isArray(raw.permissions)) {
     const { entries, notMade } = toEntries(
       raw.permissions,
@@ -126,13 +124,130 @@ export function toCapability(
     for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
       written.unknownFields.push(item);
     const urls = list("remote.urls", remote.urls, "remote", "urls");
-    if (Array.isArray(remote.urls)) capability.remote = { urls };
+    if (Array.isArray(remote.urls)) capability.remote = new Remote(urls);
   }
   if (typeof raw.$schema === "string") capability.schemaRef = raw.$schema;
   const platforms = list("platforms", raw.platforms, "platforms");
   if (Array.isArray(raw.platforms)) capability.platforms = platforms;
   return capability;
 }
+
+// The objects the model keeps for the whole run are made by constructors, not object literals: V8
+// tracks where a literal is allocated, and once a scavenge finds that a site's objects survive, it
+// moves the site's allocations to the old generation and throws away the optimised code that
+// allocated them young (helper "row2" in docs/performance.md: toCapability, stringItems and
+// unknownFields were compiled again after the first scavenges of every large run). A constructor's
+// objects have no such site. Their own properties are the literals' in the same order, so a copy
+// or JSON of one is unchanged.
+
+class ModelCapability implements Capability {
+  identifier: string;
+  description: string;
+  local: boolean;
+  windows: ModelItem[];
+  webviews: ModelItem[];
+  permissions: PermissionEntry[];
+  written: WrittenCapability;
+  source: CapabilitySource;
+  declare remote?: { urls: ModelItem[] };
+  declare schemaRef?: string;
+  declare platforms?: ModelItem[];
+  declare configPlatforms?: Capability["configPlatforms"];
+
+  constructor(
+    identifier: string,
+    description: string,
+    local: boolean,
+    windows: ModelItem[],
+    webviews: ModelItem[],
+    written: WrittenCapability,
+    source: CapabilitySource,
+  ) {
+    this.identifier = identifier;
+    this.description = description;
+    this.local = local;
+    this.windows = windows;
+    this.webviews = webviews;
+    this.permissions = emptyList();
+    this.written = written;
+    this.source = source;
+  }
+}
+
+class Written implements WrittenCapability {
+  listLengths: WrittenCapability["listLengths"];
+  remoteObject: boolean;
+  unknownFields: UnknownField[];
+  suppressions: ModelItem[];
+
+  constructor(remoteObject: boolean, unknownFields: UnknownField[], suppressions: ModelItem[]) {
+    this.listLengths = new ListLengths();
+    this.remoteObject = remoteObject;
+    this.unknownFields = unknownFields;
+    this.suppressions = suppressions;
+  }
+}
+
+class Remote {
+  urls: ModelItem[];
+
+  constructor(urls: ModelItem[]) {
+    this.urls = urls;
+  }
+}
+
+/** Filled field by field as the capability's lists are read: a plain object's own keys, in that order. */
+class ListLengths {}
+
+class FileSource implements CapabilitySource {
+  file: string;
+  absolutePath: string;
+  path: JsonPath;
+
+  constructor(file: string, absolutePath: string, path: JsonPath) {
+    this.file = file;
+    this.absolutePath = absolutePath;
+    this.path = path;
+  }
+}
+
+class InlineSource implements CapabilitySource {
+  file: string;
+  absolutePath: string;
+  inline: true;
+  path: JsonPath;
+
+  constructor(file: string, absolutePath: string, path: JsonPath) {
+    this.file = file;
+    this.absolutePath = absolutePath;
+    this.inline = true;
+    this.path = path;
+  }
+}
+
+class Item implements ModelItem {
+  value: string;
+  path: JsonPath;
+
+  constructor(value: string, path: JsonPath) {
+    this.value = value;
+    this.path = path;
+  }
+}
+
+/**
+ * An empty list of objects for the model to fill, made by copying an empty template of the objects'
+ * elements kind: a `[]` literal is an allocation site (the lists live for the run: pretenured,
+ * above), and of small integers, another kind than the filled lists its readers meet.
+ */
+function emptyList<T extends object>(): T[] {
+  return EMPTY_OBJECTS.slice() as T[];
+}
+const EMPTY_OBJECTS: object[] = (() => {
+  const list = [{}];
+  list.pop();
+  return list;
+})();
 
 /**
  * Distinct strings the model keeps, one string object per text. Each parsed entry's identifier (and
@@ -152,19 +267,16 @@ export function sharedText(text: string): string {
 
 /** The string items of the list at `base` + `steps`, each with its path; nothing when the value is no list. */
 function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelItem[] {
-  if (!Array.isArray(value) || value.length === 0) return [];
+  if (!Array.isArray(value) || value.length === 0) return emptyList();
   const list = childPath(base, ...steps);
   // A list of strings only (the usual one) is made at its length: the first push grows a list to
   // 17 slots (152 bytes), and the model keeps one for every list of every capability.
   if (value.every((item) => typeof item === "string"))
-    return value.map((item: string, index) => ({
-      value: sharedText(item),
-      path: list.concat(index),
-    }));
-  const items: ModelItem[] = [];
+    return value.map((item: string, index) => new Item(sharedText(item), list.concat(index)));
+  const items: ModelItem[] = emptyList();
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
-    if (typeof item === "string") items.push({ value: sharedText(item), path: list.concat(index) });
+    if (typeof item === "string") items.push(new Item(sharedText(item), list.concat(index)));
   }
   return items;
 }
@@ -179,7 +291,7 @@ function unknownFields(
   let unknownKeys: string[] | undefined;
   for (const key of keys) if (!known.includes(key)) (unknownKeys ??= []).push(key);
   // Most objects have none: no set and no path is made for them.
-  if (unknownKeys === undefined) return [];
+  if (unknownKeys === undefined) return emptyList();
   const path = "path" in at ? at.path : "base" in at ? childPath(at.base, at.field) : at;
   // One set for all of them: a did-you-mean asks it for each known field (an array made 32,000 unknown keys quadratic).
   const siblings: ReadonlySet<string> = new Set(keys);
@@ -219,7 +331,7 @@ function toEntries(
   unknown: UnknownField[],
   wanted: number,
 ): { entries: PermissionEntry[]; notMade: number } {
-  const entries: PermissionEntry[] = [];
+  const entries: PermissionEntry[] = emptyList();
   let notMade = 0;
   // An indexed loop: this runs once per capability, mostly before the optimiser compiles it, and a
   // `forEach` callback or a for-of step allocates there.
@@ -253,6 +365,9 @@ function toEntries(
   return { entries, notMade };
 }
 
+/** A path no entry has, of the kind (strings and integers) every entry's path is. */
+const PATH_NOT_MADE: JsonPath = ["", 0];
+
 /**
  * A permission entry as a capability file lists it. Its path is made on first use (a finding, a fix,
  * a query's line), from its list's path, which every entry of the capability shares, and its index:
@@ -262,7 +377,12 @@ function toEntries(
 class ListedEntry implements PermissionEntry {
   declare allow?: ScopeValue[] | null;
   declare deny?: ScopeValue[] | null;
-  private madePath: JsonPath | undefined = undefined;
+  /**
+   * {@link PATH_NOT_MADE} until made: a path of the same kind of array as the made ones, so the
+   * field's type never changes (from `undefined` to an array it did, and V8 threw away the code
+   * that had relied on it).
+   */
+  private madePath: JsonPath = PATH_NOT_MADE;
 
   constructor(
     readonly identifier: string,
@@ -273,7 +393,9 @@ class ListedEntry implements PermissionEntry {
   ) {}
 
   get path(): JsonPath {
-    return (this.madePath ??= childPath(this.list, this.index));
+    let path = this.madePath;
+    if (path === PATH_NOT_MADE) path = this.madePath = childPath(this.list, this.index);
+    return path;
   }
 
   /** Whether `path` is this entry's, without making its path. */

@@ -97,10 +97,19 @@ export function valuesOf(items: readonly ModelItem[]): string[] {
   // A loop into a fresh array, not `map`: the arrays `map` returns differ in elements kind (empty or
   // not, the builtin's or the optimiser's inlined copy), and the resolution's optimised loop, which
   // sorts these, was thrown away at each new kind (wrong map) and compiled again.
-  const values: string[] = [];
+  // Copied from an empty list of strings, not a `[]` literal: the copies of an empty list are of the
+  // same elements kind as the filled ones, and have no allocation site for V8 to pretenure (the
+  // resolution keeps them for the run; see model/capability.ts).
+  const values = NO_STRINGS.slice();
   for (let i = 0; i < items.length; i++) values.push(items[i]!.value);
   return values;
 }
+
+const NO_STRINGS: string[] = (() => {
+  const list = [""];
+  list.pop();
+  return list;
+})();
 
 export interface CapabilitySource {
   /** POSIX path relative to the working directory; for inline config capabilities the config file. */
