@@ -26,6 +26,11 @@ export const work = {
    * count once. A rule that walks every model's denied commands pays it once per distinct model.
    */
   commandsListed: 0,
+  /**
+   * Distinct identifiers unknown-permission judged (classified, looked up in other releases, worded):
+   * once per identifier however many entries grant it.
+   */
+  identifiersJudged: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */

@@ -6,6 +6,7 @@ import { classifyIdentifier } from "./support/classify.js";
 import { legacyRename } from "./support/legacy.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
+import { work } from "../work.js";
 
 export default defineRule({
   id: "unknown-permission",
@@ -24,44 +25,26 @@ export default defineRule({
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
     const impactOf = buildImpactOf(context);
+    // Apps repeat the same identifiers across capabilities and files: each is judged once (null: no
+    // finding); only the capability's impact and the entry's place are per entry.
+    const judged = new Map<string, Judged | null>();
     for (const { capability, entry } of context.entries()) {
-      const verdict = classifyIdentifier(entry.identifier, context.catalog);
-      if (verdict.kind !== "unknown-permission") continue;
-      // A known pre-release name is legacy-identifier's finding, with its rename.
-      if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
-      const suggestions = context.catalog.suggest(entry.identifier);
-      const fromGit =
-        verdict.key === undefined
-          ? undefined
-          : gitSource(context.project, context.catalog, verdict.key);
-      const versioned =
-        verdict.key === undefined || fromGit
-          ? undefined
-          : versionFinding(
-              context.catalog,
-              verdict.key,
-              verdict.base,
-              entry.identifier,
-              suggestions,
-            );
-      if (versioned) {
-        context.report({
-          at: capability.source,
-          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-          ...versioned,
-        });
+      let judgement = judged.get(entry.identifier);
+      if (judgement === undefined) {
+        judgement = judge(entry.identifier, context) ?? null;
+        judged.set(entry.identifier, judgement);
+      }
+      if (judgement === null) continue;
+      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+      if (judgement.versioned) {
+        context.report({ at: capability.source, path, ...judgement.versioned });
         continue;
       }
-      const problem =
-        verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
-          ? `${context.catalog.framework} has no core area "${verdict.key.slice(5)}"`
-          : verdict.key === undefined
-            ? `the app has no permission or set "${verdict.base}" of its own`
-            : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
+      const { problem, fromGit, suggestions, key } = judgement;
       const impact = impactOf(capability);
       context.report({
         at: capability.source,
-        path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+        path,
         demote: impact.demote || fromGit !== undefined,
         messageId: "unknown",
         data: {
@@ -71,11 +54,49 @@ export default defineRule({
         },
         hint: suggestions.length
           ? `did you mean ${quoteList(suggestions)}?`
-          : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
+          : `list what exists with: caplint permissions ${key ?? ""}`.trimEnd(),
       });
     }
   },
 });
+
+/** What unknown-permission says about an identifier, wherever it is granted. */
+interface Judged {
+  /** The finding of an identifier another release has, whole. */
+  versioned: ReturnType<typeof versionFinding>;
+  problem: string;
+  fromGit: string | undefined;
+  suggestions: string[];
+  key: string | undefined;
+}
+
+/** The finding about `identifier`, but for its place and capability; undefined when there is none. */
+function judge(
+  identifier: string,
+  context: { catalog: Catalog; project: Project },
+): Judged | undefined {
+  work.identifiersJudged++;
+  const verdict = classifyIdentifier(identifier, context.catalog);
+  if (verdict.kind !== "unknown-permission") return undefined;
+  // A known pre-release name is legacy-identifier's finding, with its rename.
+  if (legacyRename(identifier, context.catalog) !== undefined) return undefined;
+  const suggestions = context.catalog.suggest(identifier);
+  const fromGit =
+    verdict.key === undefined
+      ? undefined
+      : gitSource(context.project, context.catalog, verdict.key);
+  const versioned =
+    verdict.key === undefined || fromGit
+      ? undefined
+      : versionFinding(context.catalog, verdict.key, verdict.base, identifier, suggestions);
+  const problem =
+    verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
+      ? `${context.catalog.framework} has no core area "${verdict.key.slice(5)}"`
+      : verdict.key === undefined
+        ? `the app has no permission or set "${verdict.base}" of its own`
+        : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
+  return { versioned, problem, fromGit, suggestions, key: verdict.key };
+}
 
 /**
  * Why the catalog cannot speak for a plugin the app builds from git (a fork, a branch): the release's

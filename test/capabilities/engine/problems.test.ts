@@ -50,3 +50,22 @@ describe("resolution problems in a check", () => {
     expect(work.problemsMade).toBe(0);
   });
 });
+
+describe("unknown-permission in a check", () => {
+  it("judges each distinct identifier once, however many entries grant it", async () => {
+    resetWork();
+    const result = await run(
+      ["check", "--app", app(30), "--format", "json", "--only", "unknown-permission"],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const found = (JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string }> })
+      .diagnostics;
+    // Every capability's unknown permission is still reported, at its own entry.
+    expect(found.filter((diagnostic) => diagnostic.ruleId === "unknown-permission").length).toBe(
+      30,
+    );
+    // Three distinct identifiers in 90 entries (one judgement per entry before).
+    expect(work.identifiersJudged).toBe(3);
+  });
+});
