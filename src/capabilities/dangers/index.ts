@@ -32,6 +32,7 @@ import {
 } from "./url-reach.js";
 import { capabilityPlatforms, programPlatforms } from "./platform-reach.js";
 import { TARGETS } from "../model/types.js";
+import { BoundedMemo } from "../../core/bounded-memo.js";
 
 /**
  * High-risk grants of the official plugins (user-needs-and-peers §4.1). A danger names the commands,
@@ -98,11 +99,15 @@ const broadUrl = (value: unknown) => {
 };
 /** URLs an opener url scope (a glob over the whole URL) must not reach: local files and custom schemes. */
 const OPENER_PROBES = ["file:///etc/passwd", "caplint-probe:run"];
+/**
+ * Per URL glob, whether it reaches a probe. The same globs recur across capabilities, and matching
+ * probes in turn defeats the matcher's one-label memo of code points: each call would convert both again.
+ */
+const openerUrlReaches = new BoundedMemo<string, boolean>(4_096);
+const reachesOpenerProbe = (url: string) => OPENER_PROBES.some((probe) => labelMatches(url, probe));
 const broadOpenerUrl = (value: unknown) => {
   const url = isPlainObject(value) && typeof value.url === "string" ? value.url : undefined;
-  return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe))
-    ? url
-    : undefined;
+  return url !== undefined && openerUrlReaches.get(url, reachesOpenerProbe) ? url : undefined;
 };
 
 export const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
@@ -186,6 +191,11 @@ const DANGERS: readonly Danger[] = [
   },
 ];
 
+/** Each broad danger's global scope keys, worked out once (a capability's judging asked per danger). */
+const KEYS_OF = new Map<Danger, readonly string[]>(
+  DANGERS.map((danger) => [danger, danger.broad ? dangerKeys(danger) : []]),
+);
+
 /** One danger a capability grants: the grants it reaches and why they are dangerous, for the rule and the report. */
 export interface DangerousGrant {
   danger: Danger;
@@ -266,14 +276,16 @@ export async function dangerousGrantsOnEveryPlatform(
     let exposure: Exposure | undefined | null = null;
     for (const danger of DANGERS) {
       if (!granted.has(danger)) continue;
-      const keys = danger.broad ? dangerKeys(danger) : [];
+      const keys = KEYS_OF.get(danger)!;
       const judged: Array<{ model: ResolvedModel; effective: readonly ResolvedCommand[] }> = [];
       const effectiveOn = (on: PlatformSet) => {
         const model = resolution.modelFor(on);
         const local = resolution.indexIn(on, capabilityIndex);
-        const effective = danger.commands
-          .filter((command) => !(resolution.deniedOn(command) & on))
-          .flatMap((command) => model.allowsIn(command, local));
+        const effective: ResolvedCommand[] = [];
+        for (const command of danger.commands) {
+          if (resolution.deniedOn(command) & on) continue;
+          for (const grant of model.allowsIn(command, local)) effective.push(grant);
+        }
         return { model, local, effective };
       };
       const judge = (on: PlatformSet, known = effectiveOn(on)) => {
@@ -301,8 +313,7 @@ export async function dangerousGrantsOnEveryPlatform(
         const lendingClass = lending.classes(danger, keys);
         for (const lent of splitAlike(alike, (bit) => lendingClass[bit]!)) {
           const known = effectiveOn(lent);
-          if (!known.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0))
-            judge(lent, known);
+          if (!hasOwnDeny(known.effective)) judge(lent, known);
           else
             for (const on of splitBySame(lent, (a, b) => lending.sameScope(keys, a, b)))
               judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
@@ -454,8 +465,15 @@ function sameJudgement(
   if (!sameGrants(a.effective, b.effective)) return false;
   if (!danger.broad) return true;
   const [bitA, bitB] = [lending.bitOf(a.model), lending.bitOf(b.model)];
-  const ownDeny = b.effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
-  return ownDeny ? lending.sameScope(keys, bitA, bitB) : lending.sameLent(danger, keys, bitA, bitB);
+  return hasOwnDeny(b.effective)
+    ? lending.sameScope(keys, bitA, bitB)
+    : lending.sameLent(danger, keys, bitA, bitB);
+}
+
+/** Whether a grant's own scope denies something: it then filters what the global scope lends it. */
+function hasOwnDeny(grants: readonly ResolvedCommand[]): boolean {
+  for (const grant of grants) if ((grant.scope?.deny.length ?? 0) > 0) return true;
+  return false;
 }
 
 /** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
@@ -546,13 +564,18 @@ function judgeDanger(
   /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
   let scopeEntry: EntryProvenance | undefined;
   let commandLine = false;
-  // The grants the broad scope reaches: a command granted without it (a scopeless spawn beside a scoped execute) is not dangerous.
-  const hits = new Set<ResolvedCommand>(danger.broad ? [] : effective);
+  // The grants the broad scope reaches, in order: a command granted without it (a scopeless spawn
+  // beside a scoped execute) is not dangerous.
+  let reached = effective;
   if (danger.broad) {
+    const hits: ResolvedCommand[] = [];
     // Hits in the order the host hands them to a command: each grant's own scope, then the
     // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
+    // Only collections that name something, and a shared global set once: `quotedUnion` lists the
+    // same names from them.
     const matches: Array<Iterable<string>> = [];
     const lenders: Array<ReadonlySet<string>> = [];
+    const globalsListed: Array<ReadonlySet<string>> = [];
     let hitGrant: ResolvedCommand | undefined;
     // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
     // of them adds below, the others add again. So each such leaf is judged once.
@@ -563,7 +586,7 @@ function judgeDanger(
     for (const grant of effective) {
       const before = judgedLeaves.get(grant.provenance);
       if (before && before.scope === grant.scope && before.key === grant.key) {
-        if (before.hit) hits.add(grant);
+        if (before.hit) hits.push(grant);
         continue;
       }
       const { own, global } = broadScope(model, danger, grant, globalHits);
@@ -574,9 +597,14 @@ function judgeDanger(
       if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
       if (!hit) continue;
       hitGrant ??= grant;
-      hits.add(grant);
-      matches.push(own, global.matches);
-      lenders.push(global.lenders);
+      hits.push(grant);
+      if (own.length > 0) matches.push(own);
+      if (global.matches.size > 0 && !globalsListed.includes(global.matches)) {
+        globalsListed.push(global.matches);
+        matches.push(global.matches);
+      }
+      if (global.lenders.size > 0 && !lenders.includes(global.lenders))
+        lenders.push(global.lenders);
       commandLine ||=
         global.commandLine ||
         (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
@@ -586,28 +614,34 @@ function judgeDanger(
     }
     if (!hitGrant) return undefined;
     first = hitGrant;
+    reached = hits;
     reach = quotedUnion(matches);
     const lent = quotedUnion(lenders, capability.identifier);
     if (lent)
       reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
   }
   // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
-  if (!capability.permissions.some((entry) => entryIsAt(entry, first.provenance.path)))
-    return undefined;
-  const reached = effective.filter((g) => hits.has(g));
+  if (!listsEntryAt(capability, first.provenance.path)) return undefined;
+  const commands: string[] = [];
+  for (const grant of reached) if (!commands.includes(grant.command)) commands.push(grant.command);
   const found: DangerousGrant = {
     danger,
     capability,
     capabilityIndex,
     grant: first,
     grants: reached,
-    commands: [...new Set(reached.map((g) => g.command))],
+    commands,
     at: entryPath(capability, (scopeEntry ?? first.provenance).path),
     reach,
     commandLine,
   };
   if (scopeEntry) found.scopeEntry = scopeEntry;
   return found;
+}
+
+function listsEntryAt(capability: Capability, path: JsonPath): boolean {
+  for (const entry of capability.permissions) if (entryIsAt(entry, path)) return true;
+  return false;
 }
 
 /** The broad values of a plugin's global scope and the capabilities that set them. */
@@ -658,7 +692,6 @@ function broadScope(
   grant: ResolvedCommand,
   cache: GlobalHitCache,
 ): { own: string[]; global: GlobalHits } {
-  const broad = danger.broad!;
   const ownDeny = grant.scope?.deny ?? [];
   const globalDenied = globalDenyOf(model, grant.key, cache);
   const ownDenied = ownDeny.length ? new Set(ownDeny.map(canonical)) : undefined;
@@ -672,12 +705,10 @@ function broadScope(
     const known = byScope.get(grant.scope);
     if (known) own = known;
     else {
+      // The scope's broad values are judged once per run (`scopeHitsOf`); a model filters them by its deny lists.
       own = [];
-      for (const value of grant.scope.allow) {
-        work.scopeValues++;
-        const hit = broad(value);
-        if (hit !== undefined && notDenied(value, globalDenied, ownDenied)) own.push(hit);
-      }
+      for (const { hit, key } of scopeHitsOf(danger, grant.scope))
+        if (notDenied(key, globalDenied, ownDenied)) own.push(hit);
       byScope.set(grant.scope, own);
     }
   }
@@ -715,6 +746,8 @@ const deniesOfScope = new WeakMap<ScopeLists, readonly string[]>();
 
 /** A broad value of a scope: what it matches, its canonical JSON (to test denials) and whether it runs any command line. */
 interface ScopeHit {
+  /** The value as written. */
+  value: unknown;
   hit: string;
   key: string;
   commandLine: boolean;
@@ -726,17 +759,18 @@ interface ScopeHit {
  * not on) share the judgement, and each model only filters it by its own deny list.
  */
 function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
-  let byScope = hitsOfScope.get(danger);
-  if (!byScope) hitsOfScope.set(danger, (byScope = new WeakMap()));
+  const broad = danger.broad!;
+  let byScope = hitsOfScope.get(broad);
+  if (!byScope) hitsOfScope.set(broad, (byScope = new WeakMap()));
   let hits = byScope.get(scope);
   if (!hits) {
-    const broad = danger.broad!;
     const made: ScopeHit[] = [];
     for (const value of scope.allow) {
       work.scopeValues++;
       const hit = broad(value);
       if (hit === undefined) continue;
       made.push({
+        value,
         hit,
         key: canonical(value),
         commandLine: danger.id === "shell" && anyCommandLine(value),
@@ -747,15 +781,18 @@ function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
   return hits;
 }
 
-const hitsOfScope = new WeakMap<Danger, WeakMap<ScopeLists, readonly ScopeHit[]>>();
+/**
+ * By the dangers' broad test (fs-write, fs-read and opener-path share one): only the shell's hits say
+ * whether a value runs any command line, and its test is its own.
+ */
+const hitsOfScope = new Map<Danger["broad"], WeakMap<ScopeLists, readonly ScopeHit[]>>();
 
+/** Whether a value (its canonical key) is denied by neither list. */
 function notDenied(
-  value: unknown,
+  key: string,
   globalDenied: ReadonlySet<string>,
   ownDenied: ReadonlySet<string> | undefined,
 ): boolean {
-  if (globalDenied.size === 0 && !ownDenied) return true;
-  const key = canonical(value);
   return !globalDenied.has(key) && !ownDenied?.has(key);
 }
 
@@ -871,28 +908,31 @@ function quotedUnion(
   except?: string,
   shown = 5,
 ): string {
-  const distinct = [...new Set(collections)];
-  // Counted exactly without copying the largest collection (the shared global scope): the others are a grant's few values.
-  const largest = distinct.reduce<ReadonlySet<string>>(
-    (a, b) => (b instanceof Set && b.size > a.size ? b : a),
-    new Set(),
-  );
-  let total = largest.size - (except !== undefined && largest.has(except) ? 1 : 0);
-  const extra = new Set<string>();
-  for (const collection of distinct) {
+  // A collection given twice names nothing new, so they are not made distinct first. Counted exactly
+  // without copying the largest collection (the shared global scope): the others are a grant's few values.
+  let largest: ReadonlySet<string> | undefined;
+  for (const collection of collections)
+    if (collection instanceof Set && collection.size > (largest?.size ?? 0)) largest = collection;
+  let total = largest ? largest.size - (except !== undefined && largest.has(except) ? 1 : 0) : 0;
+  let extra: Set<string> | undefined;
+  for (const collection of collections) {
     if (collection === largest) continue;
     for (const name of collection)
-      if (name !== except && !largest.has(name) && !extra.has(name)) extra.add(name);
+      if (name !== except && !largest?.has(name)) (extra ??= new Set<string>()).add(name);
   }
-  total += extra.size;
+  total += extra?.size ?? 0;
+  let quoted = "";
+  let named = 0;
   const names: string[] = [];
-  walk: for (const collection of distinct) {
+  walk: for (const collection of collections) {
     for (const name of collection) {
-      if (names.length === shown) break walk;
-      if (name !== except && !names.includes(name)) names.push(name);
+      if (named === shown) break walk;
+      if (name !== except && !names.includes(name)) {
+        names.push(name);
+        quoted += named++ === 0 ? `"${name}"` : `, "${name}"`;
+      }
     }
   }
-  const quoted = names.map((n) => `"${n}"`).join(", ");
   return total > shown ? `${quoted} and ${total - shown} more` : quoted;
 }
 
@@ -906,8 +946,8 @@ function exposureOf(capability: Capability, tools: RemotePatternTools): Exposure
     (url) => !urlReach(tools.URLPattern, url.value)?.loopbackOnly,
   );
   if (urls.length) return { kind: "remote", urls: urls.map((url) => url.value) };
-  if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*"))
-    return { kind: "every-window" };
+  for (const item of capability.windows) if (item.value === "*") return { kind: "every-window" };
+  for (const item of capability.webviews) if (item.value === "*") return { kind: "every-window" };
   return undefined;
 }
 
@@ -919,20 +959,17 @@ const MAX_VALUES = 256;
  * global scope), for a rule that words where they hold: which programs, which paths.
  */
 export function broadValues(model: ResolvedModel, found: DangerousGrant): readonly unknown[] {
-  const broad = found.danger.broad;
-  if (!broad) return [];
+  if (!found.danger.broad) return [];
   const seen = new Set<string>();
   const values: unknown[] = [];
-  // A leaf's grants (one per command and context) share one scope object: its values are read once.
+  // A leaf's grants (one per command and context) share one scope object: its values are read once,
+  // and a scope's broad values were judged once for the whole run (`scopeHitsOf`), not per finding.
   const read = new Set<ScopeLists>();
   for (const grant of found.grants) {
     if (!grant.scope || read.has(grant.scope)) continue;
     read.add(grant.scope);
-    for (const value of grant.scope.allow) {
-      work.scopeValues++;
+    for (const { key, value } of scopeHitsOf(found.danger, grant.scope)) {
       if (values.length >= MAX_VALUES) return values;
-      if (broad(value) === undefined) continue;
-      const key = canonical(value);
       if (seen.has(key)) continue;
       seen.add(key);
       values.push(value);
@@ -975,7 +1012,7 @@ function globalBroadValues(model: ResolvedModel, danger: Danger): readonly Keyed
   if (distinct) return distinct;
   const keys = new Set<string>();
   const made: KeyedValue[] = [];
-  for (const scopeKey of dangerKeys(danger))
+  for (const scopeKey of KEYS_OF.get(danger)!)
     for (const value of model.globalScope.get(scopeKey)?.allow ?? []) {
       work.scopeValues++;
       if (danger.broad!(value) === undefined) continue;

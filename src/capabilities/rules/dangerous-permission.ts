@@ -17,7 +17,7 @@ import { wordList } from "../../core/did-you-mean.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Project } from "../load/project.js";
 import type { ResolvedModel } from "../engine/index.js";
-import { TARGETS } from "../model/types.js";
+import { TARGETS, type Capability } from "../model/types.js";
 import { describeTargets } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -37,6 +37,10 @@ export default defineRule({
     // One pass over every platform: each capability's danger is judged once per set of its platforms
     // on which it resolves alike (dangerousGrantsOnEveryPlatform), not once per platform model.
     const resolution = await context.resolution();
+    const fsLeadingDot = fsOption(context.project);
+    // A capability's findings come one after another: its platforms are worked out once for them.
+    let platformsOf: Capability | undefined;
+    let platforms: readonly string[] = [];
     for (const { found, model } of await dangerousGrantsOnEveryPlatform(resolution)) {
       const { danger, grant, scopeEntry, reach } = found;
       // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
@@ -45,8 +49,11 @@ export default defineRule({
           ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more`
           : found.commands.join(", ");
       // Where it holds among the capability's platforms, whichever this run checks: the finding is the same one.
-      const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
-      const where = platformWording(model, found, platforms, fsOption(context.project));
+      if (found.capability !== platformsOf) {
+        platformsOf = found.capability;
+        platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
+      }
+      const where = platformWording(model, found, platforms, fsLeadingDot);
       const said =
         where.said ??
         (typeof danger.impact === "string"

@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resetWork, work } from "../../../src/capabilities/work.js";
+import { run } from "../../helpers/run.js";
+
+const workDir = mkdtempSync(path.join(tmpdir(), "caplint-dangerous-permission-"));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** An app of `count` capabilities, each granting an fs write with its own scope of `scope` values. */
+function app(count: number, scope: readonly unknown[]): string {
+  const dir = path.join(workDir, `app-${count}-${scope.length}`);
+  const capabilities = path.join(dir, "src-tauri", "capabilities");
+  mkdirSync(capabilities, { recursive: true });
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "test.dangers", app: { windows: [{ label: "main" }] } }),
+  );
+  for (let i = 0; i < count; i++)
+    writeFileSync(
+      path.join(capabilities, `c${i}.json`),
+      JSON.stringify({
+        identifier: `c${i}`,
+        windows: ["main"],
+        permissions: [{ identifier: "fs:allow-write-file", allow: scope }],
+      }),
+    );
+  return dir;
+}
+
+describe("dangerous-permission's work", () => {
+  it("judges each scope value once: the finding's wording reuses the judgement", async () => {
+    // Two broad paths and a narrow one per capability. Judging the grant and then wording its finding
+    // read every value twice (60 here); the scope's broad values are now judged once for the run.
+    const scope = [{ path: "$HOME/**" }, { path: "/**" }, { path: "$APPDATA/notes" }];
+    resetWork();
+    const result = await run(
+      ["check", "--app", app(10, scope), "--format", "json", "--only", "dangerous-permission"],
+      workDir,
+    );
+    expect(result.stderr).toBe("");
+    const { diagnostics } = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ message: string }>;
+    };
+    expect(diagnostics).toHaveLength(10);
+    expect(diagnostics[0]!.message).toContain('"$HOME/**", "/**"');
+    expect(work.scopeValues).toBe(10 * scope.length);
+  });
+});
