@@ -707,8 +707,9 @@ function broadScope(
     else {
       // The scope's broad values are judged once per run (`scopeHitsOf`); a model filters them by its deny lists.
       own = [];
-      for (const { hit, key } of scopeHitsOf(danger, grant.scope))
-        if (notDenied(key, globalDenied, ownDenied)) own.push(hit);
+      const filtered = globalDenied.size > 0 || ownDenied !== undefined;
+      for (const hit of scopeHitsOf(danger, grant.scope))
+        if (!filtered || notDenied(keyOf(hit), globalDenied, ownDenied)) own.push(hit.hit);
       byScope.set(grant.scope, own);
     }
   }
@@ -749,8 +750,13 @@ interface ScopeHit {
   /** The value as written. */
   value: unknown;
   hit: string;
-  key: string;
+  /** Its canonical JSON, made on first use (`keyOf`): only deny lists and the wording compare values. */
+  key: string | undefined;
   commandLine: boolean;
+}
+
+function keyOf(hit: ScopeHit): string {
+  return (hit.key ??= canonical(hit.value));
 }
 
 /**
@@ -772,7 +778,7 @@ function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
       made.push({
         value,
         hit,
-        key: canonical(value),
+        key: undefined,
         commandLine: danger.id === "shell" && anyCommandLine(value),
       });
     }
@@ -810,18 +816,19 @@ function globalHitsOf(
   if (known) return known;
   work.lentScopesJudged++;
   const globalDenied = globalDenyOf(model, key, cache);
+  const filtered = globalDenied.size > 0 || ownDenied !== undefined;
   const matches = new Set<string>();
   const lenders = new Set<string>();
   const entries = new Map<string, EntryProvenance>();
   let commandLine = false;
   for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
-    for (const { hit, key: valueKey, commandLine: anyLine } of scopeHitsOf(
-      danger,
-      contribution.scope,
-    )) {
-      if (globalDenied.has(valueKey) || ownDenied?.has(valueKey)) continue;
-      matches.add(hit);
-      commandLine ||= anyLine;
+    for (const scopeHit of scopeHitsOf(danger, contribution.scope)) {
+      if (filtered) {
+        const valueKey = keyOf(scopeHit);
+        if (globalDenied.has(valueKey) || ownDenied?.has(valueKey)) continue;
+      }
+      matches.add(scopeHit.hit);
+      commandLine ||= scopeHit.commandLine;
       if (contribution.provenance.capability !== undefined) {
         lenders.add(contribution.provenance.capability);
         if (!entries.has(contribution.provenance.capability))
@@ -968,11 +975,12 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): readon
   for (const grant of found.grants) {
     if (!grant.scope || read.has(grant.scope)) continue;
     read.add(grant.scope);
-    for (const { key, value } of scopeHitsOf(found.danger, grant.scope)) {
+    for (const hit of scopeHitsOf(found.danger, grant.scope)) {
       if (values.length >= MAX_VALUES) return values;
+      const key = keyOf(hit);
       if (seen.has(key)) continue;
       seen.add(key);
-      values.push(value);
+      values.push(hit.value);
     }
   }
   // Findings with the same broad values of their own (most have none) are lent the same ones too: one

@@ -1,6 +1,11 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
-import { expandIdentifier, type Context, type ResolvedCommand } from "../engine/index.js";
+import {
+  expandIdentifier,
+  type Context,
+  type EntryProvenance,
+  type ResolvedCommand,
+} from "../engine/index.js";
 import { work } from "../work.js";
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
@@ -490,6 +495,7 @@ function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath
 async function reportUnscopedGrants(context: RuleContext, required: ScopeRequired): Promise<void> {
   if (!context.catalog.has(required.plugin)) return;
   const reported = new Set<string>();
+  const handled = new Set<EntryProvenance>();
   for (const { model, settled } of (await context.resolution()).modelsToJudge()) {
     const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
     const deadCommands = required.commands.filter(
@@ -513,20 +519,26 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
       for (const grant of grants)
         if ((grant.scope?.allow ?? []).some((value) => reaches(required, command, value)))
           scopedReaches.add(reachKey(grant.context));
-      // An entry works when one of its grants reaches callers that some scoped grant reaches.
-      const keys = grants.map(entryKey);
+      // An entry works when one of its grants reaches callers that some scoped grant reaches. Entry
+      // keys are made only when something is scoped (else no entry works), and once per grant.
+      const keys = scopedReaches.size > 0 ? grants.map(entryKey) : undefined;
       const workingEntries = new Set<string>();
-      grants.forEach((grant, i) => {
+      for (let i = 0; i < grants.length; i++) {
         work.ruleSteps++;
-        if (scopedReaches.has(reachKey(grant.context))) workingEntries.add(keys[i]!);
-      });
-      grants.forEach((grant, i) => {
+        if (keys && scopedReaches.has(reachKey(grants[i]!.context))) workingEntries.add(keys[i]!);
+      }
+      for (let i = 0; i < grants.length; i++) {
+        const grant = grants[i]!;
         work.ruleSteps++;
-        if (workingEntries.has(keys[i]!)) return;
+        if (keys && workingEntries.has(keys[i]!)) continue;
+        // A leaf's grants (one per context, and the same on every model) share one provenance: the
+        // entry behind it was looked up, and reported or not, the first time.
+        if (handled.has(grant.provenance)) continue;
+        handled.add(grant.provenance);
         const source = entryOf(model, grant);
-        if (!source) return;
+        if (!source) continue;
         const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
-        if (reported.has(key)) return;
+        if (reported.has(key)) continue;
         reported.add(key);
         const dead = deadOf(grant);
         const syntax = syntaxOf(source.capability.source);
@@ -550,7 +562,7 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
           },
           hint: `${required.add}, e.g. ${scoped}, or remove the permission`,
         });
-      });
+      }
     }
   }
 }

@@ -15,6 +15,8 @@ export default defineRule({
     "Disallow window and webview patterns Tauri rejects (an error), or that contain a character no label can have (a warning).",
   category: "correctness",
   defaultSeverity: "error",
+  // A capability's patterns and what it resolves to by itself (patternImpactOf), as invalid-remote-url.
+  scope: "document",
   fixable: false,
   messages: {
     invalidPattern: 'invalid {{kind}} pattern "{{pattern}}": {{problem}}{{note}}',
