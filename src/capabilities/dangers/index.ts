@@ -342,6 +342,7 @@ class Lending {
   private readonly patterns = new Map<Danger, Map<string, readonly number[]>>();
   private readonly classesOf = new Map<Danger, readonly number[]>();
   private readonly answers = new Map<Danger, Map<number, boolean>>();
+  private readonly sharedTo = new Map<Danger, Set<ResolvedModel>>();
 
   constructor(private readonly resolution: Resolution) {}
 
@@ -436,6 +437,12 @@ class Lending {
    * scope differs only in what changes nothing for the danger does not judge the scope again.
    */
   share(danger: Danger, keys: readonly string[], model: ResolvedModel): void {
+    // Once per danger and model: what a share hands over stays in the model's caches, so asking
+    // again (every capability judged on the model asks) would hand over nothing.
+    let models = this.sharedTo.get(danger);
+    if (!models) this.sharedTo.set(danger, (models = new Set<ResolvedModel>()));
+    if (models.has(model)) return;
+    models.add(model);
     const bit = this.bitOf(model);
     let from: ResolvedModel | undefined;
     for (const key of keys) {
@@ -971,11 +978,21 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): readon
   const values: unknown[] = [];
   // A leaf's grants (one per command and context) share one scope object: its values are read once,
   // and a scope's broad values were judged once for the whole run (`scopeHitsOf`), not per finding.
-  const read = new Set<ScopeLists>();
-  for (const grant of found.grants) {
-    if (!grant.scope || read.has(grant.scope)) continue;
-    read.add(grant.scope);
-    for (const hit of scopeHitsOf(found.danger, grant.scope)) {
+  // They come one after another (a leaf's commands, then its contexts): the set is made for a second scope.
+  let last: ScopeLists | undefined;
+  let read: Set<ScopeLists> | undefined;
+  for (const { scope } of found.grants) {
+    if (!scope || scope === last) continue;
+    if (last !== undefined) {
+      read ??= new Set([last]);
+      if (read.has(scope)) {
+        last = scope;
+        continue;
+      }
+      read.add(scope);
+    }
+    last = scope;
+    for (const hit of scopeHitsOf(found.danger, scope)) {
       if (values.length >= MAX_VALUES) return values;
       const key = keyOf(hit);
       if (seen.has(key)) continue;
