@@ -798,7 +798,10 @@ function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
  * By the dangers' broad test (fs-write, fs-read and opener-path share one): only the shell's hits say
  * whether a value runs any command line, and its test is its own.
  */
-const hitsOfScope = new Map<Danger["broad"], WeakMap<ScopeLists, readonly ScopeHit[]>>();
+const hitsOfScope = new WeakMap<
+  NonNullable<Danger["broad"]>,
+  WeakMap<ScopeLists, readonly ScopeHit[]>
+>();
 
 /** Whether a value (its canonical key) is denied by neither list. */
 function notDenied(
