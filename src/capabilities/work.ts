@@ -31,6 +31,13 @@ export const work = {
    * once per identifier however many entries grant it.
    */
   identifiersJudged: 0,
+  /**
+   * Edit-distance tables filled for identifier suggestions (`Catalog.suggest`): candidates whose
+   * length or letters already put them beyond the limit need none.
+   */
+  suggestionDistanceTables: 0,
+  /** Identifier pools (a plugin's identifiers, lowercased) made for suggestions: once per manifest and run. */
+  identifierPoolsMade: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */

@@ -9,7 +9,8 @@ import {
   spellName,
   type Spelling,
 } from "./brand.js";
-import { nearest } from "../../core/did-you-mean.js";
+import { distanceTablesFilled, nearest, SuggestionPool } from "../../core/did-you-mean.js";
+import { work } from "../work.js";
 import {
   checksRemoteAppCommands,
   historyCatalogOf,
@@ -43,6 +44,8 @@ export class Catalog {
   private readonly manifests = new Map<string, Manifest | Unread>();
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
+  /** `identifierCache` with each name lowercased, for suggestions (made from the plugins' pools). */
+  private identifierPool: SuggestionPool | undefined;
   private readonly suggestions = new Map<string, readonly string[]>();
   /** Whether each identifier asked about is known: rules ask for every entry, and entries repeat a few hundred identifiers. */
   private readonly known = new Map<string, boolean>();
@@ -77,6 +80,7 @@ export class Catalog {
         this.provenance.set(key, provenance);
       }
     this.identifierCache = undefined;
+    this.identifierPool = undefined;
     this.contentKeyCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -124,6 +128,7 @@ export class Catalog {
           : spelledManifest(key, manifest, spelling),
       );
     this.identifierCache = undefined;
+    this.identifierPool = undefined;
     this.contentKeyCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -272,21 +277,55 @@ export class Catalog {
   allIdentifiers(): string[] {
     if (!this.identifierCache) {
       const ids: string[] = [];
-      for (const key of this.keys()) for (const item of this.identifiersOf(key)) ids.push(item);
+      for (const key of this.keys()) for (const item of this.poolOf(key).names) ids.push(item);
       this.identifierCache = ids;
     }
     return this.identifierCache;
   }
 
   identifiersOf(key: string): string[] {
-    const manifest = this.read(key);
-    if (!manifest) return [];
-    const prefix = key === APP_KEY ? "" : `${key}:`;
-    const ids: string[] = [];
-    if (manifest.default_permission) ids.push(`${prefix}default`);
-    for (const id of Object.keys(manifest.permission_sets)) ids.push(prefix + id);
-    for (const id of Object.keys(manifest.permissions)) ids.push(prefix + id);
-    return ids;
+    return [...this.poolOf(key).names];
+  }
+
+  /**
+   * The identifiers of `key`'s manifest, lowercased once: kept with the catalog's entry for the key
+   * (a manifest or an unread built-in, shared by the catalogs of a run), so a catalog whose entry
+   * changed (`add`, `useSpelling`) gets the pool of its new entry, never an old one.
+   */
+  private poolOf(key: string): SuggestionPool {
+    const entry = this.manifests.get(key);
+    if (!entry) return EMPTY_POOL;
+    let byKey = identifierPools.get(entry);
+    if (!byKey) identifierPools.set(entry, (byKey = new Map<string, SuggestionPool>()));
+    let pool = byKey.get(key);
+    if (!pool) {
+      const manifest = this.read(key)!;
+      const prefix = key === APP_KEY ? "" : `${key}:`;
+      const ids: string[] = [];
+      if (manifest.default_permission) ids.push(`${prefix}default`);
+      for (const id of Object.keys(manifest.permission_sets)) ids.push(prefix + id);
+      for (const id of Object.keys(manifest.permissions)) ids.push(prefix + id);
+      byKey.set(key, (pool = new SuggestionPool(ids)));
+      work.identifierPoolsMade++;
+    }
+    return pool;
+  }
+
+  /** Every identifier, lowercased once (the pool of a suggestion outside any known plugin). */
+  private allIdentifiersPool(): SuggestionPool {
+    if (!this.identifierPool) {
+      const names: string[] = [];
+      const lowered: string[] = [];
+      for (const key of this.keys()) {
+        const pool = this.poolOf(key);
+        for (let i = 0; i < pool.names.length; i++) {
+          names.push(pool.names[i]!);
+          lowered.push(pool.lowered[i]!);
+        }
+      }
+      this.identifierPool = new SuggestionPool(names, lowered);
+    }
+    return this.identifierPool;
   }
 
   isKnownIdentifier(identifier: string): boolean {
@@ -323,9 +362,10 @@ export class Catalog {
     for (const candidate of commonMistakeCandidates(identifier)) push(candidate);
     const normalized = commonMistakeCandidates(identifier)[0] ?? identifier;
     const parts = Catalog.keyOf(normalized);
-    const pool =
-      parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
+    const pool = parts && this.has(parts.key) ? this.poolOf(parts.key) : this.allIdentifiersPool();
+    const tablesBefore = distanceTablesFilled();
     for (const candidate of nearest(normalized, pool, max)) push(candidate);
+    work.suggestionDistanceTables += distanceTablesFilled() - tablesBefore;
     return out.slice(0, max);
   }
 }
@@ -375,6 +415,10 @@ class Unread {
     return manifest;
   }
 }
+
+const EMPTY_POOL = new SuggestionPool([]);
+/** The identifier pools of a catalog entry (a manifest or an unread built-in), by key: see `poolOf`. */
+const identifierPools = new WeakMap<object, Map<string, SuggestionPool>>();
 
 /** A number per object, for content keys: objects are compared by identity, never by their content. */
 const objectNumbers = new WeakMap<object, number>();
