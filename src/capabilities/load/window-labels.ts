@@ -16,7 +16,7 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { searchFolders, staysInside } from "./cargo.js";
-import { pathKind } from "../../core/source/read.js";
+import { repositoryMarkerKind } from "../../core/source/read.js";
 import { noteRead } from "../../core/source/read-log.js";
 import { work } from "../work.js";
 
@@ -145,7 +145,7 @@ function listed(files: readonly string[]): string {
 async function repositoryRoot(srcTauri: string, appRoot: string): Promise<string> {
   const folders = await searchFolders(srcTauri);
   const top = folders[folders.length - 1]!;
-  return (await pathKind(path.join(top, ".git"))) !== "missing" ? top : appRoot;
+  return (await repositoryMarkerKind(top)) !== "missing" ? top : appRoot;
 }
 
 const MOD_DECLARATION =

@@ -40,6 +40,17 @@ export async function recordReads<T>(log: ReadLog, body: () => Promise<T>): Prom
   }
 }
 
+/**
+ * The recording begun last of those in progress, if any: what is observed while it runs was observed
+ * during every recording in progress (each began before it and has not settled), so a memo of it serves
+ * them all and dies with it (see `repositoryMarkerKind`).
+ */
+export function newestRecording(): ReadLog | undefined {
+  let newest: ReadLog | undefined;
+  for (const log of recording) newest = log;
+  return newest;
+}
+
 /** Records one read into the recordings in progress, if any. */
 export function noteRead(kind: ReadKind, target: string): void {
   if (recording.size === 0) return;

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { noteRead } from "./read-log.js";
+import { newestRecording, noteRead, type ReadLog } from "./read-log.js";
 
 /** Files larger than this are refused with a finding (configurable with `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -341,6 +341,34 @@ export interface WalkOptions {
   boundary?: string | undefined;
 }
 
+/** `.git` answers by folder, per recording (see `repositoryMarkerKind`). */
+const repositoryMarkers = new WeakMap<ReadLog, Map<string, PathKind>>();
+
+type PathKind = Awaited<ReturnType<typeof pathKind>>;
+
+/**
+ * `pathKind` of `folder`'s `.git`. The searches of one load (Cargo files, the build, the window
+ * labels) each walk from the app up to the root through the same folders: a monorepo outside a
+ * repository probed `.git` 33 times per app, up to `/`. Each folder's answer is kept for the newest
+ * recording in progress (a load's), so it never outlives that load, and every probe is still
+ * recorded in the read log (`--watch` re-runs when a `.git` appears). Without a recording, as before.
+ */
+export async function repositoryMarkerKind(folder: string): Promise<PathKind> {
+  const marker = path.join(folder, ".git");
+  const log = newestRecording();
+  if (!log) return pathKind(marker);
+  let answers = repositoryMarkers.get(log);
+  if (!answers) repositoryMarkers.set(log, (answers = new Map<string, PathKind>()));
+  const known = answers.get(marker);
+  if (known !== undefined) {
+    noteRead("files", marker);
+    return known;
+  }
+  const kind = await pathKind(marker);
+  answers.set(marker, kind);
+  return kind;
+}
+
 /** The folders from `start` up to the repository root (the nearest folder holding `.git`), nearest first; `outside` when there is no repository. */
 export async function foldersToRepositoryRoot(
   start: string,
@@ -349,7 +377,7 @@ export async function foldersToRepositoryRoot(
   const folders: string[] = [];
   for (let dir = start; ;) {
     folders.push(dir);
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
+    if ((await repositoryMarkerKind(dir)) !== "missing") return folders;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
