@@ -215,7 +215,7 @@ export async function lintWithRules(
     platforms: options.platforms ?? TARGETS,
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
     // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
-    entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>
+    entries: (): ReadonlyArray<{ capability: Capability; entry: PermissionEntry }> =>
       (everyEntry ??= Object.freeze(
         project.capabilities.flatMap((capability) =>
           capability.permissions.map((entry) => ({ capability, entry })),

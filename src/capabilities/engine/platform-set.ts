@@ -68,3 +68,19 @@ export function splitAlike(
   }
   return sets;
 }
+
+/**
+ * Splits each of `sets` (disjoint sets) in place into its platforms that `by` holds and those it does
+ * not, keeping only non-empty parts: applied once per set of a list, it leaves the platforms on which
+ * every set of the list holds alike.
+ */
+export function splitBy(sets: PlatformSet[], by: PlatformSet): void {
+  const count = sets.length;
+  for (let i = 0; i < count; i++) {
+    const set = sets[i]!;
+    const inside = set & by;
+    if (inside === 0 || inside === set) continue;
+    sets[i] = inside;
+    sets.push(set & ~by);
+  }
+}

@@ -40,6 +40,7 @@ import {
   platformNames,
   platformSetOf,
   splitAlike,
+  splitBy,
   type PlatformSet,
 } from "./platform-set.js";
 import { work } from "../work.js";
@@ -329,8 +330,9 @@ export class Resolution implements PlatformSource {
    */
   alikeFor(index: number, commands: readonly string[]): PlatformSet[] {
     const { on } = this.capabilities[index]!;
-    const ownLeaves: PlatformSet[] = [];
-    const granted: string[] = [];
+    // Two platforms are alike when every leaf set and denial set below holds on both or on neither:
+    // the capability's platforms are split by each set in turn, with no key made per platform.
+    let alike: PlatformSet[] | undefined;
     const [first, end] = this.grantRange(index);
     for (const command of commands) {
       const leavesOf = this.allowLeavesOf(command);
@@ -339,19 +341,14 @@ export class Resolution implements PlatformSource {
         const leaves = leavesOf.get(this.grantExpansions[grant]!);
         if (!leaves) continue;
         grants = true;
-        for (const leaf of leaves) ownLeaves.push(leaf & on);
+        alike ??= [on];
+        for (const leaf of leaves) splitBy(alike, leaf);
       }
-      if (grants) granted.push(command);
+      if (grants) splitBy(alike!, this.deniedOn(command));
     }
-    if (granted.length === 0) return [];
-    const denials = granted.map((command) => this.deniedOn(command));
-    return splitAlike(on, (bit) => {
-      let key = "";
-      for (const set of ownLeaves) key += holdsOn(set, bit) ? "1" : "0";
-      key += "|";
-      for (const set of denials) key += holdsOn(set, bit) ? "1" : "0";
-      return key;
-    });
+    if (alike === undefined) return [];
+    // In the order of each set's first platform.
+    return alike.length === 1 ? alike : alike.sort((a, b) => firstPlatform(a) - firstPlatform(b));
   }
 
   /** The capabilities (indices into `capabilities`, in order) with an entry whose expansion allows `command` on some platform. */

@@ -136,7 +136,9 @@ export default defineRule({
         );
       return integers;
     };
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       // Most entries have no scope lists: skipped before any list is made.
       if (!entry.allow && !entry.deny) continue;
       const lists = (["allow", "deny"] as const).filter(

@@ -50,7 +50,9 @@ export default defineRule({
       verdicts.set(identifier, verdict);
       return verdict;
     };
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       const empty = emptyOf(entry.identifier);
       if (!empty) continue;
       const locked = catalog.lockedVersionOf(empty.key);

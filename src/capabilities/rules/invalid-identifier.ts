@@ -13,7 +13,9 @@ export default defineRule({
   scope: "document",
   messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
   check(context) {
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       const result = checkIdentifier(entry.identifier);
       if (result.ok) continue;
       // `fs.exists` and the like are v1 names: legacy-identifier reports them with their rename.

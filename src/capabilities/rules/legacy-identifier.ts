@@ -26,7 +26,9 @@ export default defineRule({
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
     const evidence = spellingEvidence(context.project, context.catalog);
     const renames = new Map<string, Rename | null>();
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       let rename = renames.get(entry.identifier);
       if (rename === undefined) {
         rename =

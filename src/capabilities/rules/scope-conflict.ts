@@ -15,7 +15,9 @@ export default defineRule({
       'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing',
   },
   check(context) {
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0)
         continue;
       const denied = entry.deny.map(canonicalJson);

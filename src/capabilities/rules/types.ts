@@ -55,8 +55,11 @@ export interface RuleContext {
   document(at: { absolutePath: string }): SourceDocument | undefined;
   /** The platforms this run covers: every target, or those the user picked (`--platform`). */
   readonly platforms: readonly string[];
-  /** Every permission entry with its capability. */
-  entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
+  /**
+   * Every permission entry with its capability: one array made once and shared by the rules. Walk it
+   * by index: a `for ... of` allocates an iterator result per entry until the loop is optimised.
+   */
+  entries(): ReadonlyArray<{ readonly capability: Capability; readonly entry: PermissionEntry }>;
   report(report: RuleReport): void;
   /**
    * The `caplint-disable` entries of the project and whether they suppressed a finding so far. Only

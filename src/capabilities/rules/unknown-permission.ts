@@ -28,7 +28,9 @@ export default defineRule({
     // Apps repeat the same identifiers across capabilities and files: each is judged once (null: no
     // finding); only the capability's impact and the entry's place are per entry.
     const judged = new Map<string, Judged | null>();
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       let judgement = judged.get(entry.identifier);
       if (judgement === undefined) {
         judgement = judge(entry.identifier, context) ?? null;

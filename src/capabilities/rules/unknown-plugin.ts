@@ -26,7 +26,9 @@ export default defineRule({
     let plugins: string[] | undefined;
     // Apps repeat the same identifiers across capabilities and files: each is classified once.
     const verdicts = new Map<string, IdentifierVerdict>();
-    for (const { capability, entry } of context.entries()) {
+    const entries = context.entries();
+    for (let i = 0; i < entries.length; i++) {
+      const { capability, entry } = entries[i]!;
       let verdict = verdicts.get(entry.identifier);
       if (!verdict)
         verdicts.set(

@@ -8,6 +8,7 @@ import {
   platformNames,
   platformSetOf,
   splitAlike,
+  splitBy,
 } from "../../../src/capabilities/engine/platform-set.js";
 import { resetWork, work } from "../../../src/capabilities/work.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
@@ -27,6 +28,21 @@ describe("platform sets", () => {
       0b01001, 0b00010, 0b10100,
     ]);
     expect(splitAlike(0, () => "a")).toEqual([]);
+  });
+
+  it("split by sets in turn, give the platforms on which every set holds alike (as keys of membership would)", () => {
+    // Pseudo-random lists of sets over five platforms, against the key of each platform's memberships.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 500; round++) {
+      const within = next() & 0b11111;
+      const by = Array.from({ length: next() % 6 }, () => next() & 0b11111);
+      const sets = within === 0 ? [] : [within];
+      for (const set of by) splitBy(sets, set);
+      sets.sort((a, b) => firstPlatform(a) - firstPlatform(b));
+      const keyed = splitAlike(within, (bit) => by.map((set) => (set >> bit) & 1).join(""));
+      expect(sets).toEqual(keyed);
+    }
   });
 });
 
