@@ -382,7 +382,7 @@ class ListedEntry implements PermissionEntry {
    * field's type never changes (from `undefined` to an array it did, and V8 threw away the code
    * that had relied on it).
    */
-  private madePath: JsonPath = PATH_NOT_MADE;
+  private madePath: JsonPath;
 
   constructor(
     readonly identifier: string,
@@ -390,7 +390,12 @@ class ListedEntry implements PermissionEntry {
     /** The path of the `permissions` list that holds it. */
     private readonly list: JsonPath,
     private readonly index: number,
-  ) {}
+  ) {
+    // Assigned here, after the field's definition: a field stored once V8 takes for a constant, and
+    // the first path made (after the model was built and its code optimised) threw that code away.
+    // Stored twice from the first entry on, the field is known to change before anything is compiled.
+    this.madePath = PATH_NOT_MADE;
+  }
 
   get path(): JsonPath {
     let path = this.madePath;
