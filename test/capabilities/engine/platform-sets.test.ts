@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { resetWork, work } from "../../../src/capabilities/work.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
 import denyAppliesGlobally from "../../../src/capabilities/rules/deny-applies-globally.js";
 import { run } from "../../helpers/run.js";
+import { writeCapabilityApp } from "../../helpers/capability-app.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 describe("platform sets", () => {
@@ -102,17 +103,11 @@ describe("dangerous-permission over platform sets", () => {
    * each capability once, so all five platforms make no more entries than linux alone.
    */
   function app(count: number, lend = false): string {
-    const dir = path.join(work_dir, `app-${count}${lend ? "-lend" : ""}`);
-    const capabilities = path.join(dir, "src-tauri", "capabilities");
-    mkdirSync(capabilities, { recursive: true });
-    writeFileSync(
-      path.join(dir, "src-tauri", "tauri.conf.json"),
-      JSON.stringify({ identifier: "test.sets", app: { windows: [{ label: "main" }] } }),
-    );
-    for (let i = 0; i < count; i++)
-      writeFileSync(
-        path.join(capabilities, `c${i}.json`),
-        JSON.stringify({
+    return writeCapabilityApp(
+      path.join(work_dir, `app-${count}${lend ? "-lend" : ""}`),
+      "test.sets",
+      [
+        ...Array.from({ length: count }, (_, i) => ({
           identifier: `c${i}`,
           windows: ["main"],
           permissions: [
@@ -120,18 +115,15 @@ describe("dangerous-permission over platform sets", () => {
             // The plugin's global scope, shared by every window: each capability lends a broad path.
             ...(lend ? [{ identifier: "fs:scope", allow: [{ path: `$HOME/c${i}/**` }] }] : []),
           ],
-        }),
-      );
-    writeFileSync(
-      path.join(capabilities, "mac.json"),
-      JSON.stringify({
-        identifier: "mac",
-        windows: ["main"],
-        platforms: ["macOS"],
-        permissions: [{ identifier: "fs:scope", allow: [{ path: "$APPDATA/notes" }] }],
-      }),
+        })),
+        {
+          identifier: "mac",
+          windows: ["main"],
+          platforms: ["macOS"],
+          permissions: [{ identifier: "fs:scope", allow: [{ path: "$APPDATA/notes" }] }],
+        },
+      ],
     );
-    return dir;
   }
 
   async function counted(
@@ -241,35 +233,29 @@ describe("the deny rules over platform sets", () => {
    * alike on all of them. A walk over each model's denied commands lists every one five times.
    */
   function app(count: number): string {
-    const dir = path.join(work_dir, `denies-${count}`);
-    const capabilities = path.join(dir, "src-tauri", "capabilities");
-    mkdirSync(capabilities, { recursive: true });
-    writeFileSync(
-      path.join(dir, "src-tauri", "tauri.conf.json"),
-      JSON.stringify({ identifier: "test.denies", app: { windows: [{ label: "main" }] } }),
-    );
-    const write = (identifier: string, rest: object) =>
-      writeFileSync(
-        path.join(capabilities, `${identifier}.json`),
-        JSON.stringify({ identifier, ...rest }),
-      );
-    for (let i = 0; i < count; i++)
-      write(`c${i}`, {
+    return writeCapabilityApp(path.join(work_dir, `denies-${count}`), "test.denies", [
+      ...Array.from({ length: count }, (_, i) => ({
+        identifier: `c${i}`,
         windows: ["main"],
         permissions: DENIED.map((command) => `fs:allow-${command}`),
-      });
-    write("lockdown", {
-      windows: ["other"],
-      permissions: DENIED.map((command) => `fs:deny-${command}`),
-    });
-    write("self", { windows: ["main"], permissions: ["fs:allow-read-file", "fs:deny-read-file"] });
-    for (const platform of TARGETS)
-      write(`only-${platform}`, {
+      })),
+      {
+        identifier: "lockdown",
+        windows: ["other"],
+        permissions: DENIED.map((command) => `fs:deny-${command}`),
+      },
+      {
+        identifier: "self",
+        windows: ["main"],
+        permissions: ["fs:allow-read-file", "fs:deny-read-file"],
+      },
+      ...TARGETS.map((platform) => ({
+        identifier: `only-${platform}`,
         windows: ["main"],
         platforms: [platform],
         permissions: ["fs:allow-exists"],
-      });
-    return dir;
+      })),
+    ]);
   }
 
   async function counted(

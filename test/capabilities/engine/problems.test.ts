@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resetWork, work } from "../../../src/capabilities/work.js";
 import { run } from "../../helpers/run.js";
+import { writeCapabilityApp } from "../../helpers/capability-app.js";
 
 const work_dir = mkdtempSync(path.join(tmpdir(), "caplint-problems-"));
 afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
@@ -14,23 +15,15 @@ afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
  * unknown-permission report from the entries themselves.
  */
 function app(count: number): string {
-  const dir = path.join(work_dir, `app-${count}`);
-  const capabilities = path.join(dir, "src-tauri", "capabilities");
-  mkdirSync(capabilities, { recursive: true });
-  writeFileSync(
-    path.join(dir, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "test.problems", app: { windows: [{ label: "main" }] } }),
+  return writeCapabilityApp(
+    path.join(work_dir, `app-${count}`),
+    "test.problems",
+    Array.from({ length: count }, (_, i) => ({
+      identifier: `c${i}`,
+      windows: ["main"],
+      permissions: ["core:default", "nosuchplugin:allow-thing", "fs:allow-no-such-thing"],
+    })),
   );
-  for (let i = 0; i < count; i++)
-    writeFileSync(
-      path.join(capabilities, `c${i}.json`),
-      JSON.stringify({
-        identifier: `c${i}`,
-        windows: ["main"],
-        permissions: ["core:default", "nosuchplugin:allow-thing", "fs:allow-no-such-thing"],
-      }),
-    );
-  return dir;
 }
 
 describe("resolution problems in a check", () => {

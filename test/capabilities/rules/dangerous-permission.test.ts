@@ -1,32 +1,25 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resetWork, work } from "../../../src/capabilities/work.js";
 import { run } from "../../helpers/run.js";
+import { writeCapabilityApp } from "../../helpers/capability-app.js";
 
 const workDir = mkdtempSync(path.join(tmpdir(), "caplint-dangerous-permission-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** An app of `count` capabilities, each granting an fs write with its own scope of `scope` values. */
 function app(count: number, scope: readonly unknown[]): string {
-  const dir = path.join(workDir, `app-${count}-${scope.length}`);
-  const capabilities = path.join(dir, "src-tauri", "capabilities");
-  mkdirSync(capabilities, { recursive: true });
-  writeFileSync(
-    path.join(dir, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "test.dangers", app: { windows: [{ label: "main" }] } }),
+  return writeCapabilityApp(
+    path.join(workDir, `app-${count}-${scope.length}`),
+    "test.dangers",
+    Array.from({ length: count }, (_, i) => ({
+      identifier: `c${i}`,
+      windows: ["main"],
+      permissions: [{ identifier: "fs:allow-write-file", allow: scope }],
+    })),
   );
-  for (let i = 0; i < count; i++)
-    writeFileSync(
-      path.join(capabilities, `c${i}.json`),
-      JSON.stringify({
-        identifier: `c${i}`,
-        windows: ["main"],
-        permissions: [{ identifier: "fs:allow-write-file", allow: scope }],
-      }),
-    );
-  return dir;
 }
 
 describe("dangerous-permission's work", () => {
