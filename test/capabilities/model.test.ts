@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { toCapability, unknownFileFields } from "../../src/capabilities/model/capability.js";
-import { FileBudget, limitCapability, LIMITS } from "../../src/capabilities/model/limits.js";
+import {
+  countText,
+  FileBudget,
+  limitCapability,
+  LIMITS,
+} from "../../src/capabilities/model/limits.js";
 
 const build = (value: Record<string, unknown>, path: (string | number)[] = []) =>
   toCapability({ path, value }, { file: "c.json", absolutePath: "/c.json" })!;
@@ -156,5 +161,13 @@ describe("a file past its entry bound", () => {
     expect(bounded[7]!.problems.map((problem) => problem.message)).toEqual([over]);
     // The unknown keys of object entries past the bound are still said.
     expect(bounded[8]!.unknown).toContainEqual(["extra", [8, "permissions", 3, "extra"]]);
+  });
+});
+
+describe("counts in limit messages", () => {
+  it("are written as en-US writes them, without asking ICU for integers", () => {
+    const counts = [0, 7, 42, 999, 1_000, 1_024, 4_096, 30_000, 65_536, 999_999, 1_000_000];
+    for (const count of [...counts, 123_456_789, Number.MAX_SAFE_INTEGER, -1_234, 1.5, Infinity])
+      expect(countText(count)).toBe(count.toLocaleString("en-US"));
   });
 });

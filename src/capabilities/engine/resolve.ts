@@ -853,19 +853,30 @@ function patternProblemsOf(
   capability: Capability,
   urls: readonly ModelItem[],
 ): readonly PatternProblem[] {
-  let problems: PatternProblem[] | undefined;
-  for (const field of ["windows", "webviews"] as const) {
-    for (const { value: pattern, path } of capability[field]) {
-      const compiled = compileLabelPattern(pattern);
-      if (!compiled.ok) (problems ??= []).push({ field, path, pattern, message: compiled.message });
-    }
-  }
-  for (const { value: pattern, path } of urls) {
+  // Indexed loops and no list of the fields: this runs once per capability (20,000 in bench row 6),
+  // mostly before the optimiser compiles it, where each for-of step allocates.
+  let problems = labelPatternProblems(undefined, "windows", capability.windows);
+  problems = labelPatternProblems(problems, "webviews", capability.webviews);
+  for (let u = 0; u < urls.length; u++) {
+    const { value: pattern, path } = urls[u]!;
     const strict = compileRemotePattern(pattern);
     if (!strict.ok)
       (problems ??= []).push({ field: "remote.urls", path, pattern, message: strict.message });
   }
   return problems ?? NO_PATTERN_PROBLEMS;
+}
+
+function labelPatternProblems(
+  problems: PatternProblem[] | undefined,
+  field: "windows" | "webviews",
+  items: readonly ModelItem[],
+): PatternProblem[] | undefined {
+  for (let i = 0; i < items.length; i++) {
+    const { value: pattern, path } = items[i]!;
+    const compiled = compileLabelPattern(pattern);
+    if (!compiled.ok) (problems ??= []).push({ field, path, pattern, message: compiled.message });
+  }
+  return problems;
 }
 
 function matchesLabels(this: PreparedCapability, window: string, webview: string): boolean {

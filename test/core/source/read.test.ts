@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readTextFile, readWork, walk } from "../../../src/core/source/read.js";
+import { LARGE_FILE_BYTES, readTextFile, readWork, walk } from "../../../src/core/source/read.js";
 
 const temp = () => mkdtempSync(path.join(os.tmpdir(), "caplint-read-"));
 
@@ -43,6 +43,43 @@ describe("readTextFile", () => {
       invalidUtf8At: 1,
     });
     expect(readWork.exactDecodes - before).toBe(4);
+  });
+
+  it("reads a large file as bytes, ASCII without decoding, and decides the rest as a small file's", () => {
+    const dir = temp();
+    const padding = " ".repeat(LARGE_FILE_BYTES);
+    const files: Record<string, Buffer> = {
+      ascii: Buffer.from(`{"identifier": "main"}${padding}`),
+      accents: Buffer.from(`{"description": "déjà vu, 日本語, 🦀"}${padding}`),
+      bom: Buffer.from(`\ufeff{}${padding}`),
+      real: Buffer.from(`a \ufffd b${padding}`),
+      invalid: Buffer.concat([
+        Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0xc3, 0x28]),
+        Buffer.from(padding),
+      ]),
+      latin1: Buffer.concat([Buffer.from([0x61, 0xe9]), Buffer.from(padding)]),
+    };
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
+    const read = (name: string) => readTextFile(path.join(dir, name), 4 * LARGE_FILE_BYTES);
+    const reads = readWork.largeReads;
+    const decodes = readWork.exactDecodes;
+    expect(read("ascii")).toEqual({ ok: true, text: `{"identifier": "main"}${padding}` });
+    expect(read("accents")).toEqual({
+      ok: true,
+      text: `{"description": "déjà vu, 日本語, 🦀"}${padding}`,
+    });
+    expect(read("bom")).toEqual({ ok: true, text: `\ufeff{}${padding}` });
+    expect(readWork.exactDecodes - decodes).toBe(0);
+    expect(read("real")).toEqual({ ok: true, text: `a \ufffd b${padding}` });
+    expect(read("invalid")).toEqual({
+      ok: true,
+      text: `a\ufffd\ufffd(${padding}`,
+      invalidUtf8At: 2,
+    });
+    // A byte over 0x7f alone is no character of UTF-8, though Latin-1 would read it as one.
+    expect(read("latin1")).toEqual({ ok: true, text: `a\ufffd${padding}`, invalidUtf8At: 1 });
+    expect(readWork.exactDecodes - decodes).toBe(3);
+    expect(readWork.largeReads - reads).toBe(6);
   });
 
   it("refuses folders, files over the limit and missing files, naming why", () => {
