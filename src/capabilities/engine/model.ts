@@ -174,8 +174,26 @@ export interface ResolvedModel {
   allowsIn(command: string, capabilityIndex: number): ResolvedCommand[];
 }
 
-/** Code-point order, which is the byte order of the host's Rust `String` sorting. */
+/**
+ * Code-point order, which is the byte order of the host's Rust `String` sorting. Code units are
+ * compared first: below the surrogates (U+D800) a unit is its code point, and the common prefix of
+ * the two strings is the same code points, so the first differing units decide, with the code
+ * points' difference. Only a difference at a surrogate or above needs the code-point walk (a
+ * surrogate pair sorts after U+E000-U+FFFF, which code units would put after it). The walk for
+ * every comparison cost bench row 6's sort of 20,000 identifiers 2-4 times as much.
+ */
 export function compareCodePoints(a: string, b: string): number {
+  const shorter = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < shorter; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return x < 0xd800 && y < 0xd800 ? x - y : compareByCodePointWalk(a, b);
+  }
+  return a.length - b.length;
+}
+
+function compareByCodePointWalk(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const x = a.codePointAt(i)!;

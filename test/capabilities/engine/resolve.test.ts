@@ -652,4 +652,33 @@ describe("capabilities, contexts and patterns", () => {
       "\u{1F600}",
     ]);
   });
+
+  it("compares as the code points do, whatever units the strings differ at", () => {
+    const byCodePoints = (a: string, b: string) => {
+      const [x, y] = [[...a], [...b]].map((chars) => chars.map((c) => c.codePointAt(0)!));
+      for (let i = 0; i < Math.min(x!.length, y!.length); i++)
+        if (x![i] !== y![i]) return Math.sign(x![i]! - y![i]!);
+      return Math.sign(x!.length - y!.length);
+    };
+    // Units around the surrogates and above them, lone and paired, after shared prefixes.
+    const units = [
+      "a",
+      "z",
+      "\u00e9",
+      "\ud7ff",
+      "\ud83d",
+      "\ude00",
+      "\udbff",
+      "\udfff",
+      "\ue000",
+      "\uffff",
+    ];
+    const strings = [""];
+    for (const first of units) {
+      strings.push(first);
+      for (const second of units) strings.push(first + second, `cap-${first}${second}`);
+    }
+    for (const a of strings)
+      for (const b of strings) expect(Math.sign(compareCodePoints(a, b))).toBe(byCodePoints(a, b));
+  });
 });
