@@ -18,6 +18,11 @@ export const work = {
    * model that lends differently, not once per platform model.
    */
   lentScopesJudged: 0,
+  /**
+   * Grants of a dangerous command (entry, leaf, command) dangerous-permission made to judge: once per
+   * capability, whatever its contexts and the platform models it is judged on.
+   */
+  dangerousLeaves: 0,
   /** Window or webview patterns compared with each other by diff. */
   patternComparisons: 0,
   /**

@@ -17,8 +17,10 @@ import {
   holdsOn,
   onlyPlatform,
   splitAlike,
+  splitBy,
   type PlatformSet,
 } from "../engine/platform-set.js";
+import type { Expansion } from "../engine/expand.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../work.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -203,9 +205,9 @@ export interface DangerousGrant {
   /** Index into the resolution's capabilities. */
   capabilityIndex: number;
   /** The grant a finding names: the first one the danger reaches. */
-  grant: ResolvedCommand;
+  grant: GrantedLeaf;
   /** Every effective grant of the danger's commands in this capability that the danger reaches. */
-  grants: readonly ResolvedCommand[];
+  grants: readonly GrantedLeaf[];
   /** Their commands, distinct, in grant order. */
   commands: readonly string[];
   /** The entry that brings the broad scope when it is not the grant itself (`fs:scope` beside `fs:default`). */
@@ -260,35 +262,53 @@ export async function dangerousGrantsOnEveryPlatform(
 ): Promise<DangerousGrantOn[]> {
   const tools = (patternTools = await loadRemotePatternTools());
   const out: DangerousGrantOn[] = [];
-  // The dangers each capability grants a command of: a capability is judged on those only.
-  const dangersOf = new Map<number, Set<Danger>>();
+  // The capabilities that grant a command of some danger: only those are walked.
+  const granters = new Set<number>();
   for (const danger of DANGERS)
     for (const command of danger.commands)
-      for (const index of resolution.grantersOf(command)) {
-        const dangers = dangersOf.get(index);
-        if (dangers) dangers.add(danger);
-        else dangersOf.set(index, new Set([danger]));
-      }
+      for (const index of resolution.grantersOf(command)) granters.add(index);
   const lending = new Lending(resolution);
-  for (const capabilityIndex of [...dangersOf.keys()].sort((a, b) => a - b)) {
-    const { capability } = resolution.capabilities[capabilityIndex]!.resolved;
-    const granted = dangersOf.get(capabilityIndex)!;
+  for (const capabilityIndex of [...granters].sort((a, b) => a - b)) {
+    const { resolved, on } = resolution.capabilities[capabilityIndex]!;
+    // As the host, a capability without contexts holds no entry: it grants nothing.
+    if (resolved.contexts.length === 0) continue;
+    const { capability } = resolved;
+    const sites = dangerSitesIn(resolution, capabilityIndex);
     let exposure: Exposure | undefined | null = null;
-    for (const danger of DANGERS) {
-      if (!granted.has(danger)) continue;
+    for (let d = 0; d < DANGERS.length; d++) {
+      const bySite = sites[d];
+      if (!bySite) continue;
+      const danger = DANGERS[d]!;
       const keys = KEYS_OF.get(danger)!;
-      const judged: Array<{ model: ResolvedModel; effective: readonly ResolvedCommand[] }> = [];
-      const effectiveOn = (on: PlatformSet) => {
-        const model = resolution.modelFor(on);
-        const local = resolution.indexIn(on, capabilityIndex);
-        const effective: ResolvedCommand[] = [];
-        for (const command of danger.commands) {
-          if (resolution.deniedOn(command) & on) continue;
-          for (const grant of model.allowsIn(command, local)) effective.push(grant);
+      // One grant object per (entry, leaf, command), made on first use and shared by every set judged.
+      const made: Array<Array<GrantedLeaf | undefined> | undefined> = [];
+      const judged: Array<{ model: ResolvedModel; effective: readonly GrantedLeaf[] }> = [];
+      const effectiveOn = (set: PlatformSet) => {
+        const model = resolution.modelFor(set);
+        const local = resolution.indexIn(set, capabilityIndex);
+        const bit = onlyPlatform(firstPlatform(set));
+        const effective: GrantedLeaf[] = [];
+        for (let c = 0; c < danger.commands.length; c++) {
+          const list = bySite[c];
+          if (!list) continue;
+          const command = danger.commands[c]!;
+          if (resolution.deniedOn(command) & set) continue;
+          const grants = (made[c] ??= []);
+          for (let s = 0; s < list.length; s += 2) {
+            const leaf = resolution.grantExpansion(list[s]!).leaves[list[s + 1]!]!;
+            if (!(resolution.leafOn(leaf) & bit)) continue;
+            let grant = grants[s >> 1];
+            if (!grant) {
+              work.dangerousLeaves++;
+              const { provenance, scope } = resolution.sharedOf(list[s]!, list[s + 1]!);
+              grant = grants[s >> 1] = { command, key: leaf.key, scope, provenance };
+            }
+            effective.push(grant);
+          }
         }
         return { model, local, effective };
       };
-      const judge = (on: PlatformSet, known = effectiveOn(on)) => {
+      const judge = (set: PlatformSet, known = effectiveOn(set)) => {
         const { model, local, effective } = known;
         if (effective.length === 0) return;
         const judgedBefore = judged.some((before) =>
@@ -301,9 +321,9 @@ export async function dangerousGrantsOnEveryPlatform(
         if (!found) return;
         if (exposure === null) exposure = exposureOf(capability, tools);
         if (exposure) found.exposure = exposure;
-        out.push({ found, on, model });
+        out.push({ found, on: set, model });
       };
-      for (const alike of resolution.alikeFor(capabilityIndex, danger.commands)) {
+      for (const alike of alikeSets(resolution, on, danger, bySite)) {
         if (!danger.broad) {
           judge(alike);
           continue;
@@ -315,13 +335,92 @@ export async function dangerousGrantsOnEveryPlatform(
           const known = effectiveOn(lent);
           if (!hasOwnDeny(known.effective)) judge(lent, known);
           else
-            for (const on of splitBySame(lent, (a, b) => lending.sameScope(keys, a, b)))
-              judge(on, firstPlatform(on) === firstPlatform(lent) ? known : effectiveOn(on));
+            for (const set of splitBySame(lent, (a, b) => lending.sameScope(keys, a, b)))
+              judge(set, firstPlatform(set) === firstPlatform(lent) ? known : effectiveOn(set));
         }
       }
     }
   }
   return out;
+}
+
+/** A grant of one command by one leaf of a permission entry: every context of the entry has the same. */
+export type GrantedLeaf = Pick<ResolvedCommand, "command" | "key" | "scope" | "provenance">;
+
+/** Per command: the dangers (index into DANGERS × 64 + index into its commands) it is a command of. */
+const DANGER_COMMANDS = new Map<string, number[]>();
+DANGERS.forEach((danger, d) =>
+  danger.commands.forEach((command, c) => {
+    const codes = DANGER_COMMANDS.get(command);
+    if (codes) codes.push(d * 64 + c);
+    else DANGER_COMMANDS.set(command, [d * 64 + c]);
+  }),
+);
+
+/**
+ * Per expansion, its leaves that allow a dangerous command, flat (danger and command code, leaf index),
+ * in leaf order and each leaf's command order, as the host hands them out; null when none. An expansion
+ * is shared by every entry naming its identifier, so this is worked out once per identifier.
+ */
+const dangerSitesOfExpansion = new WeakMap<Expansion, readonly number[] | null>();
+
+function dangerSitesOf(expansion: Expansion): readonly number[] | null {
+  let sites = dangerSitesOfExpansion.get(expansion);
+  if (sites === undefined) {
+    const found: number[] = [];
+    for (let l = 0; l < expansion.leaves.length; l++)
+      for (const command of expansion.leaves[l]!.allowCommands)
+        for (const code of DANGER_COMMANDS.get(command) ?? NO_CODES) found.push(code, l);
+    dangerSitesOfExpansion.set(expansion, (sites = found.length > 0 ? found : null));
+  }
+  return sites;
+}
+
+const NO_CODES: readonly number[] = [];
+
+/**
+ * A capability's grants of each danger's commands, from one walk of its entries: per danger, per
+ * command, the (grant, leaf) pairs flat, in the host's order (entry, then leaf). Read by index, so no
+ * entry object is made per context or platform model.
+ */
+function dangerSitesIn(
+  resolution: Resolution,
+  capabilityIndex: number,
+): Array<Array<number[] | undefined> | undefined> {
+  const byDanger: Array<Array<number[] | undefined> | undefined> = [];
+  const [first, end] = resolution.grantRange(capabilityIndex);
+  for (let g = first; g < end; g++) {
+    const sites = dangerSitesOf(resolution.grantExpansion(g));
+    if (!sites) continue;
+    for (let s = 0; s < sites.length; s += 2) {
+      const code = sites[s]!;
+      const byCommand = (byDanger[code >> 6] ??= []);
+      (byCommand[code & 63] ??= []).push(g, sites[s + 1]!);
+    }
+  }
+  return byDanger;
+}
+
+/**
+ * The capability's platforms split into the sets on which its grants of the danger's commands, and
+ * whether anything denies a command it grants, are alike, in platform order: `Resolution.alikeFor`
+ * from the sites already gathered.
+ */
+function alikeSets(
+  resolution: Resolution,
+  on: PlatformSet,
+  danger: Danger,
+  bySite: ReadonlyArray<readonly number[] | undefined>,
+): PlatformSet[] {
+  const alike: PlatformSet[] = [on];
+  for (let c = 0; c < danger.commands.length; c++) {
+    const list = bySite[c];
+    if (!list) continue;
+    for (let s = 0; s < list.length; s += 2)
+      splitBy(alike, resolution.leafOn(resolution.grantExpansion(list[s]!).leaves[list[s + 1]!]!));
+    splitBy(alike, resolution.deniedOn(danger.commands[c]!));
+  }
+  return alike.length === 1 ? alike : alike.sort((a, b) => firstPlatform(a) - firstPlatform(b));
 }
 
 /** `set` split into the sets of platforms that `same` says alike (an equivalence), in platform order. */
@@ -466,8 +565,8 @@ function sameJudgement(
   lending: Lending,
   danger: Danger,
   keys: readonly string[],
-  a: { model: ResolvedModel; effective: readonly ResolvedCommand[] },
-  b: { model: ResolvedModel; effective: readonly ResolvedCommand[] },
+  a: { model: ResolvedModel; effective: readonly GrantedLeaf[] },
+  b: { model: ResolvedModel; effective: readonly GrantedLeaf[] },
 ): boolean {
   if (!sameGrants(a.effective, b.effective)) return false;
   if (!danger.broad) return true;
@@ -478,23 +577,18 @@ function sameJudgement(
 }
 
 /** Whether a grant's own scope denies something: it then filters what the global scope lends it. */
-function hasOwnDeny(grants: readonly ResolvedCommand[]): boolean {
+function hasOwnDeny(grants: readonly GrantedLeaf[]): boolean {
   for (const grant of grants) if ((grant.scope?.deny.length ?? 0) > 0) return true;
   return false;
 }
 
 /** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
-function sameGrants(a: readonly ResolvedCommand[], b: readonly ResolvedCommand[]): boolean {
+function sameGrants(a: readonly GrantedLeaf[], b: readonly GrantedLeaf[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    if (
-      x.command !== y.command ||
-      x.provenance !== y.provenance ||
-      x.scope !== y.scope ||
-      x.contextIndex !== y.contextIndex
-    )
+    if (x.command !== y.command || x.provenance !== y.provenance || x.scope !== y.scope)
       return false;
   }
   return true;
@@ -563,7 +657,7 @@ function judgeDanger(
   capabilityIndex: number,
   capability: Capability,
   danger: Danger,
-  effective: readonly ResolvedCommand[],
+  effective: readonly GrantedLeaf[],
 ): DangerousGrant | undefined {
   const globalHits = globalHitCacheOf(model);
   let first = effective[0]!;
@@ -575,7 +669,7 @@ function judgeDanger(
   // beside a scoped execute) is not dangerous.
   let reached = effective;
   if (danger.broad) {
-    const hits: ResolvedCommand[] = [];
+    const hits: GrantedLeaf[] = [];
     // Hits in the order the host hands them to a command: each grant's own scope, then the
     // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
     // Only collections that name something, and a shared global set once: `quotedUnion` lists the
@@ -583,12 +677,12 @@ function judgeDanger(
     const matches: Array<Iterable<string>> = [];
     const lenders: Array<ReadonlySet<string>> = [];
     const globalsListed: Array<ReadonlySet<string>> = [];
-    let hitGrant: ResolvedCommand | undefined;
-    // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
-    // of them adds below, the others add again. So each such leaf is judged once.
+    let hitGrant: GrantedLeaf | undefined;
+    // A leaf's grants (one per command, and per context for a model's entries) share its provenance,
+    // scope and plugin: what one of them adds below, the others add again. So each such leaf is judged once.
     const judgedLeaves = new Map<
       EntryProvenance,
-      { scope: ResolvedCommand["scope"]; key: string; hit: boolean }
+      { scope: GrantedLeaf["scope"]; key: string; hit: boolean }
     >();
     for (const grant of effective) {
       const before = judgedLeaves.get(grant.provenance);
@@ -696,7 +790,7 @@ const NO_HITS: string[] = [];
 function broadScope(
   model: ResolvedModel,
   danger: Danger,
-  grant: ResolvedCommand,
+  grant: GrantedLeaf,
   cache: GlobalHitCache,
 ): { own: string[]; global: GlobalHits } {
   const ownDeny = grant.scope?.deny ?? [];
@@ -1056,11 +1150,7 @@ function globalBroadValues(model: ResolvedModel, danger: Danger): readonly Keyed
 const globalBroad = new WeakMap<ResolvedModel, Map<Danger, readonly KeyedValue[]>>();
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
-function runsSomewhere(
-  model: ResolvedModel,
-  grant: ResolvedCommand,
-  capability: Capability,
-): boolean {
+function runsSomewhere(model: ResolvedModel, grant: GrantedLeaf, capability: Capability): boolean {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
   if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0))
     return true;

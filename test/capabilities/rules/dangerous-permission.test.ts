@@ -40,4 +40,36 @@ describe("dangerous-permission's work", () => {
     expect(diagnostics[0]!.message).toContain('"$HOME/**", "/**"');
     expect(work.scopeValues).toBe(10 * scope.length);
   });
+
+  it("makes one grant per entry, leaf and command, whatever the capability's contexts", async () => {
+    // Three remote URLs beside the local pages: four contexts. A model's entries, which the judging
+    // read before, are one per context (80 here: fs:allow-write-file allows two dangerous commands,
+    // write_file and write); the judging reads the capability's grants by index, one per command.
+    const dir = writeCapabilityApp(
+      path.join(workDir, "app-contexts"),
+      "test.dangers",
+      Array.from({ length: 10 }, (_, i) => ({
+        identifier: `c${i}`,
+        windows: ["main"],
+        remote: {
+          urls: ["https://a.example.com/*", "https://b.example.com/*", "https://c.example.com/*"],
+        },
+        local: true,
+        permissions: [{ identifier: "fs:allow-write-file", allow: [{ path: "$HOME/**" }] }],
+      })),
+    );
+    resetWork();
+    const result = await run(
+      ["check", "--app", dir, "--format", "json", "--only", "dangerous-permission"],
+      workDir,
+    );
+    expect(result.stderr).toBe("");
+    const { diagnostics } = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ message: string }>;
+    };
+    expect(diagnostics).toHaveLength(10);
+    expect(diagnostics[0]!.message).toContain("remote pages");
+    expect(work.dangerousLeaves).toBe(10 * 2);
+    expect(work.resolvedEntries).toBe(0);
+  });
 });
