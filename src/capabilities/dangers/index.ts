@@ -22,6 +22,7 @@ import {
 } from "../engine/platform-set.js";
 import type { Expansion } from "../engine/expand.js";
 import { sortMapKeys } from "../engine/normalize.js";
+import { compareCodePoints } from "../engine/model.js";
 import { work } from "../work.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { entryPath } from "../model/capability.js";
@@ -294,14 +295,15 @@ export async function dangerousGrantsOnEveryPlatform(
           const command = danger.commands[c]!;
           if (resolution.deniedOn(command) & set) continue;
           const grants = (made[c] ??= []);
-          for (let s = 0; s < list.length; s += 2) {
-            const leaf = resolution.grantExpansion(list[s]!).leaves[list[s + 1]!]!;
-            if (!(resolution.leafOn(leaf) & bit)) continue;
-            let grant = grants[s >> 1];
+          for (let s = 0; s < list.length; s += SITE) {
+            if (!(list[s + 2]! & bit)) continue;
+            let grant = grants[s / SITE];
             if (!grant) {
               work.dangerousLeaves++;
-              const { provenance, scope } = resolution.sharedOf(list[s]!, list[s + 1]!);
-              grant = grants[s >> 1] = { command, key: leaf.key, scope, provenance };
+              const [g, l] = [list[s]!, list[s + 1]!];
+              const { provenance, scope } = resolution.sharedOf(g, l);
+              const { key } = resolution.grantExpansion(g).leaves[l]!;
+              grant = grants[s / SITE] = { command, key, scope, provenance };
             }
             effective.push(grant);
           }
@@ -348,13 +350,13 @@ export async function dangerousGrantsOnEveryPlatform(
 export type GrantedLeaf = Pick<ResolvedCommand, "command" | "key" | "scope" | "provenance">;
 
 /** Per command: the dangers (index into DANGERS × 64 + index into its commands) it is a command of. */
-const DANGER_COMMANDS = new Map<string, number[]>();
-DANGERS.forEach((danger, d) =>
-  danger.commands.forEach((command, c) => {
-    const codes = DANGER_COMMANDS.get(command);
-    if (codes) codes.push(d * 64 + c);
-    else DANGER_COMMANDS.set(command, [d * 64 + c]);
-  }),
+const DANGER_COMMANDS: ReadonlyMap<string, readonly number[]> = new Map(
+  [...new Set(DANGERS.flatMap((danger) => danger.commands))].map((command) => [
+    command,
+    DANGERS.flatMap((danger, d) =>
+      danger.commands.flatMap((listed, c) => (listed === command ? [d * 64 + c] : [])),
+    ),
+  ]),
 );
 
 /**
@@ -378,10 +380,13 @@ function dangerSitesOf(expansion: Expansion): readonly number[] | null {
 
 const NO_CODES: readonly number[] = [];
 
+/** A site in `dangerSitesIn`'s lists: grant index, leaf index, the platforms the leaf holds on. */
+const SITE = 3;
+
 /**
  * A capability's grants of each danger's commands, from one walk of its entries: per danger, per
- * command, the (grant, leaf) pairs flat, in the host's order (entry, then leaf). Read by index, so no
- * entry object is made per context or platform model.
+ * command, the sites (grant, leaf, the leaf's platforms) flat, in the host's order (entry, then leaf).
+ * Read by index, so no entry object is made per context or platform model.
  */
 function dangerSitesIn(
   resolution: Resolution,
@@ -390,12 +395,14 @@ function dangerSitesIn(
   const byDanger: Array<Array<number[] | undefined> | undefined> = [];
   const [first, end] = resolution.grantRange(capabilityIndex);
   for (let g = first; g < end; g++) {
-    const sites = dangerSitesOf(resolution.grantExpansion(g));
+    const expansion = resolution.grantExpansion(g);
+    const sites = dangerSitesOf(expansion);
     if (!sites) continue;
     for (let s = 0; s < sites.length; s += 2) {
       const code = sites[s]!;
+      const leaf = sites[s + 1]!;
       const byCommand = (byDanger[code >> 6] ??= []);
-      (byCommand[code & 63] ??= []).push(g, sites[s + 1]!);
+      (byCommand[code & 63] ??= []).push(g, leaf, resolution.leafOn(expansion.leaves[leaf]!));
     }
   }
   return byDanger;
@@ -416,8 +423,7 @@ function alikeSets(
   for (let c = 0; c < danger.commands.length; c++) {
     const list = bySite[c];
     if (!list) continue;
-    for (let s = 0; s < list.length; s += 2)
-      splitBy(alike, resolution.leafOn(resolution.grantExpansion(list[s]!).leaves[list[s + 1]!]!));
+    for (let s = 0; s < list.length; s += SITE) splitBy(alike, list[s + 2]!);
     splitBy(alike, resolution.deniedOn(danger.commands[c]!));
   }
   return alike.length === 1 ? alike : alike.sort((a, b) => firstPlatform(a) - firstPlatform(b));
@@ -1007,7 +1013,25 @@ function sameGlobalHits(a: GlobalHits, b: GlobalHits): boolean {
 
 /** JSON with sorted keys, so equal scope values compare equal whatever their key order. */
 function canonical(value: unknown): string {
+  // Most scope values are a string or one flat object whose keys are in order ({ path }, { url }):
+  // their JSON is the canonical one already, without the sorted copy.
+  if (typeof value === "string" || isFlatSorted(value)) return JSON.stringify(value);
   return JSON.stringify(sortMapKeys(value));
+}
+
+/** A plain object whose keys are in code point order and whose values are strings, numbers or booleans. */
+function isFlatSorted(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  let before: string | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    const item = value[key];
+    if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean")
+      return false;
+    if (before !== undefined && compareCodePoints(before, key) >= 0) return false;
+    before = key;
+  }
+  return true;
 }
 
 /**
@@ -1134,20 +1158,23 @@ function globalBroadValues(model: ResolvedModel, danger: Danger): readonly Keyed
   if (distinct) return distinct;
   const keys = new Set<string>();
   const made: KeyedValue[] = [];
+  // A global scope's values are its contributions' in turn, and each contribution's broad values and
+  // their keys were judged once for every model (`scopeHitsOf`, `keyOf`).
   for (const scopeKey of KEYS_OF.get(danger)!)
-    for (const value of model.globalScope.get(scopeKey)?.allow ?? []) {
-      work.scopeValues++;
-      if (danger.broad!(value) === undefined) continue;
-      const key = canonical(value);
-      if (keys.has(key)) continue;
-      keys.add(key);
-      made.push({ key, value });
-    }
+    for (const { scope } of model.globalScope.get(scopeKey)?.contributions ?? NO_CONTRIBUTIONS)
+      for (const hit of scopeHitsOf(danger, scope)) {
+        const key = keyOf(hit);
+        if (keys.has(key)) continue;
+        keys.add(key);
+        made.push({ key, value: hit.value });
+      }
   byDanger.set(danger, (distinct = made));
   return distinct;
 }
 
 const globalBroad = new WeakMap<ResolvedModel, Map<Danger, readonly KeyedValue[]>>();
+
+const NO_CONTRIBUTIONS: ReadonlyArray<{ scope: ScopeLists }> = [];
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
 function runsSomewhere(model: ResolvedModel, grant: GrantedLeaf, capability: Capability): boolean {
