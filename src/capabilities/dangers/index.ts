@@ -30,6 +30,7 @@ import type { Capability } from "../model/types.js";
 import {
   isForeignReach,
   loadRemotePatternTools,
+  reachesOneLiteralHost,
   urlReach,
   type RemotePatternTools,
 } from "./url-reach.js";
@@ -97,7 +98,9 @@ let patternTools: RemotePatternTools | undefined;
 const broadUrl = (value: unknown) => {
   const url = urlOf(value);
   if (url === undefined || !patternTools) return undefined;
-  const reach = urlReach(patternTools.URLPattern, url.trim());
+  const trimmed = url.trim();
+  if (reachesOneLiteralHost(trimmed)) return undefined;
+  const reach = urlReach(patternTools.URLPattern, trimmed);
   return reach && isForeignReach(reach) ? url : undefined;
 };
 /** URLs an opener url scope (a glob over the whole URL) must not reach: local files and custom schemes. */

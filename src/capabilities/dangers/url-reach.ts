@@ -255,3 +255,22 @@ function registrableByAnyone(example: string, otherExample: string): boolean {
     labels.some((label, index) => label !== otherLabels[index])
   );
 }
+
+/**
+ * A lowercase scheme, `://`, then a host of plain lowercase labels whose last starts with a letter (so
+ * no IP address, which the URL parser reads as a number), an optional numeric port, and the path or
+ * the end: the pattern reaches that one host, whatever its path, so it is not broad. Such scope URLs
+ * (`https://api.example.com/*`) are decided without the URL-pattern parser, whose first calls are a
+ * run's slowest (the polyfill's code is compiled then).
+ */
+const LITERAL_HOST_URL =
+  /^[a-z][a-z0-9.-]*:\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::\d+)?(?:\/|$)/;
+
+/**
+ * Whether a URL pattern names one literal host that no probe of `hostReach` can be (see
+ * LITERAL_HOST_URL): then its reach is not foreign (`isForeignReach`), and nothing needs parsing.
+ */
+export function reachesOneLiteralHost(url: string): boolean {
+  const host = LITERAL_HOST_URL.exec(url)?.[1];
+  return host !== undefined && host !== PROBE_HOST;
+}
