@@ -37,6 +37,21 @@ export const work = {
    */
   identifiersJudged: 0,
   /**
+   * Permission entries given a number for their identifier (rules/support/entry-identifiers.ts): once
+   * per entries list, shared by the identifier rules, which then judge each distinct identifier once.
+   */
+  entriesNumbered: 0,
+  /**
+   * Decisions of redundant-permission worded (each covered entry's group item, path down the set and
+   * fix title): once per distinct decision, however many capabilities are decided alike.
+   */
+  redundancyWordings: 0,
+  /**
+   * A capability's build impact worked out (`buildImpactOf`, for legacy-identifier and
+   * unknown-permission): once per capability's run of findings, not per finding.
+   */
+  buildImpactsWorkedOut: 0,
+  /**
    * Edit-distance tables filled for identifier suggestions (`Catalog.suggest`): candidates whose
    * length or letters already put them beyond the limit need none.
    */

@@ -1,5 +1,7 @@
 import { checkIdentifier, correctIdentifier } from "../catalog/identifier.js";
 import { replaceStringValue } from "../../core/fix/edits.js";
+import type { Catalog } from "../catalog/catalog.js";
+import { entryIdentifiers } from "./support/entry-identifiers.js";
 import { legacyRename } from "./support/legacy.js";
 import { defineRule } from "./types.js";
 
@@ -14,32 +16,62 @@ export default defineRule({
   messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
   check(context) {
     const entries = context.entries();
+    // Each distinct identifier is checked and worded once; the entries are walked by its number
+    // (rules/support/entry-identifiers.ts).
+    const { identifiers, numberOf } = entryIdentifiers(entries);
+    let judged: Array<Invalid | undefined> | undefined;
+    for (let n = 0; n < identifiers.length; n++) {
+      const invalid = judge(identifiers[n]!, context.catalog);
+      if (invalid === undefined) continue;
+      judged ??= new Array<Invalid | undefined>(identifiers.length).fill(undefined);
+      judged[n] = invalid;
+    }
+    if (judged === undefined) return;
     for (let i = 0; i < entries.length; i++) {
+      const invalid = judged[numberOf[i]!];
+      if (invalid === undefined) continue;
       const { capability, entry } = entries[i]!;
-      const result = checkIdentifier(entry.identifier);
-      if (result.ok) continue;
-      // `fs.exists` and the like are v1 names: legacy-identifier reports them with their rename.
-      if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
-      const spelled = correctIdentifier(entry.identifier);
-      const known = spelled !== undefined && context.catalog.isKnownIdentifier(spelled);
-      // When the plain respelling names nothing, the catalog's nearest identifier is the better hint.
-      const corrected = known
-        ? spelled
-        : (context.catalog.suggest(spelled ?? entry.identifier, 1)[0] ?? spelled);
+      const { problem, hint, spelled } = invalid;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       context.report({
         at: capability.source,
         path,
         messageId: "invalid",
-        data: { identifier: entry.identifier, problem: result.message },
-        hint: corrected
-          ? `write "${corrected}"`
-          : "use letters, digits, inner hyphens and ':' separators, e.g. \"fs:allow-read-file\"",
+        data: { identifier: entry.identifier, problem },
+        hint,
         // Only a spelling that names a known permission is safe to apply unattended.
-        fix: known
-          ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`)
-          : undefined,
+        fix:
+          spelled !== undefined
+            ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`)
+            : undefined,
       });
     }
   },
 });
+
+/** What invalid-identifier says about an identifier, wherever it is granted. */
+interface Invalid {
+  problem: string;
+  hint: string;
+  /** The respelling that names a known permission: the fix's. */
+  spelled: string | undefined;
+}
+
+/** The finding about `identifier` but for its place; undefined when its syntax is valid. */
+function judge(identifier: string, catalog: Catalog): Invalid | undefined {
+  const result = checkIdentifier(identifier);
+  if (result.ok) return undefined;
+  // `fs.exists` and the like are v1 names: legacy-identifier reports them with their rename.
+  if (legacyRename(identifier, catalog) !== undefined) return undefined;
+  const spelled = correctIdentifier(identifier);
+  const known = spelled !== undefined && catalog.isKnownIdentifier(spelled);
+  // When the plain respelling names nothing, the catalog's nearest identifier is the better hint.
+  const corrected = known ? spelled : (catalog.suggest(spelled ?? identifier, 1)[0] ?? spelled);
+  return {
+    problem: result.message,
+    hint: corrected
+      ? `write "${corrected}"`
+      : "use letters, digits, inner hyphens and ':' separators, e.g. \"fs:allow-read-file\"",
+    spelled: known ? spelled : undefined,
+  };
+}

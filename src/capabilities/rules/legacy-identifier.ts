@@ -3,6 +3,7 @@ import { spellIdentifier, spellingOfIdentifier, type Spelling } from "../catalog
 import type { Catalog } from "../catalog/catalog.js";
 import type { Project } from "../load/project.js";
 import { legacyRename } from "./support/legacy.js";
+import { entryIdentifiers } from "./support/entry-identifiers.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
@@ -23,21 +24,24 @@ export default defineRule({
   async check(context) {
     // The build rejects the name only where the capability is active (as for unknown-permission).
     const impactOf = buildImpactOf(context);
-    // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
+    // Apps repeat the same identifiers across capabilities and files: each is looked up and worded
+    // once, and the entries are walked by their identifier's number (rules/support/entry-identifiers.ts).
     const evidence = spellingEvidence(context.project, context.catalog);
-    const renames = new Map<string, Rename | null>();
     const entries = context.entries();
+    const { identifiers, numberOf } = entryIdentifiers(entries);
+    let renames: Array<Rename | undefined> | undefined;
+    for (let n = 0; n < identifiers.length; n++) {
+      const identifier = identifiers[n]!;
+      const rename = legacyName(identifier, context) ?? otherSpelling(identifier, evidence);
+      if (rename === undefined) continue;
+      renames ??= new Array<Rename | undefined>(identifiers.length).fill(undefined);
+      renames[n] = rename;
+    }
+    if (renames === undefined) return;
     for (let i = 0; i < entries.length; i++) {
+      const rename = renames[numberOf[i]!];
+      if (rename === undefined) continue;
       const { capability, entry } = entries[i]!;
-      let rename = renames.get(entry.identifier);
-      if (rename === undefined) {
-        rename =
-          legacyName(entry.identifier, context) ??
-          otherSpelling(entry.identifier, evidence) ??
-          null;
-        renames.set(entry.identifier, rename);
-      }
-      if (rename === null) continue;
       const { renamed, hint, messageId, written } = rename;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       const impact = impactOf(capability);

@@ -2,7 +2,9 @@ import { removeArrayItem } from "../../core/fix/edits.js";
 import { expanderFor, expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
 import { TARGETS, type Capability, type PermissionEntry } from "../model/types.js";
 import type { Catalog } from "../catalog/catalog.js";
+import { capabilityStart, entryIdentifiers } from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
+import { work } from "../work.js";
 
 /** What the rule needs to know of one identifier, worked out once however many entries name it. */
 interface Granted {
@@ -53,7 +55,7 @@ export default defineRule({
       granted: readonly Granted[],
       platforms: readonly number[],
       grantedHash: number,
-    ): number[] => {
+    ): Decision => {
       // Filed by a number mixed from the identifiers' numbers and the platforms, compared in full on a
       // hit: no key string made (and hashed) per capability.
       let hash = grantedHash;
@@ -61,7 +63,7 @@ export default defineRule({
       let alike = decided.get(hash);
       if (alike === undefined) decided.set(hash, (alike = []));
       for (let d = 0; d < alike.length; d++)
-        if (sameDecision(alike[d]!, granted, platforms)) return alike[d]!.covered;
+        if (sameDecision(alike[d]!, granted, platforms)) return alike[d]!;
       const covered: number[] = [];
       // Only sets can cover another entry. Plain loops: this runs for every capability, mostly before
       // the optimiser has compiled it.
@@ -94,9 +96,17 @@ export default defineRule({
           }
         }
       }
-      alike.push({ granted, platforms, covered });
-      return covered;
+      const decision: Decision = { granted, platforms, covered, words: undefined };
+      alike.push(decision);
+      return decision;
     };
+    // Each entry's identifier by number (rules/support/entry-identifiers.ts): what it grants is read
+    // from an array, filled on first use, instead of looked up by its text per entry.
+    const entryList = context.entries();
+    const index = entryIdentifiers(entryList);
+    const grantedByNumber = new Array<Granted | undefined>(index.identifiers.length).fill(
+      undefined,
+    );
     for (const capability of context.capabilities) {
       const active = activePlatforms(capability);
       if (active.length === 0) continue;
@@ -108,25 +118,30 @@ export default defineRule({
       let platformDependent = false;
       let grantedHash = 0;
       const entries = capability.permissions;
+      const start = capabilityStart(index, entryList, capability);
       for (let e = 0; e < entries.length; e++) {
         const entry = entries[e]!;
         if (hasScope(entry)) continue;
-        const known = grantedOf(entry.identifier);
+        let known: Granted;
+        if (start === undefined) known = grantedOf(entry.identifier);
+        else {
+          const number = index.numberOf[start + e]!;
+          known = grantedByNumber[number] ??= grantedOf(entry.identifier);
+        }
         candidates.push(entry);
         granted.push(known);
         grantedHash = (Math.imul(grantedHash, 31) + known.id) | 0;
         if (known.platformDependent) platformDependent = true;
       }
       const platforms = platformDependent ? active : ONLY[active[0]!]!;
-      const covered = decide(granted, platforms, grantedHash);
+      const decision = decide(granted, platforms, grantedHash);
+      const covered = decision.covered;
+      // Worded once per decision: capabilities decided alike name the same identifiers.
+      const words = (decision.words ??= wordsOf(decision, candidates));
       for (let c = 0; c < covered.length; c += 2) {
-        const index = covered[c]!;
-        const coverIndex = covered[c + 1]!;
-        const entry = candidates[index]!;
-        const cover = candidates[coverIndex]!;
-        const mine = leavesOn(granted[index]!, platforms[0]!);
-        // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
-        const via = mine.size === 1 ? viaTo(granted[coverIndex]!, mine.values().next().value!) : "";
+        const entry = candidates[covered[c]!]!;
+        const cover = candidates[covered[c + 1]!]!;
+        const { via, item, fixTitle } = words[c >> 1]!;
         context.report({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
@@ -142,18 +157,13 @@ export default defineRule({
           group: {
             key: capability.identifier,
             atLeast: 3,
-            item: `"${entry.identifier}" (by "${cover.identifier}")`,
+            item,
             message:
               '{{count}} permissions are already granted by sets in capability "{{capability}}": {{list}}',
             hint: "remove them; --fix removes all {{count}}",
             data: { capability: capability.identifier },
           },
-          fix: (document) =>
-            removeArrayItem(
-              document,
-              entry.path,
-              `remove "${entry.identifier}", granted by "${cover.identifier}"`,
-            ),
+          fix: (document) => removeArrayItem(document, entry.path, fixTitle),
         });
       }
     }
@@ -263,6 +273,40 @@ interface Decision {
   platforms: readonly number[];
   /** Entry and cover indices one after the other. */
   covered: number[];
+  /** Per covered entry, its finding's words; made with the first capability's findings. */
+  words: FindingWords[] | undefined;
+}
+
+/** What a finding of a decision says beyond its capability: the same for every capability decided alike. */
+interface FindingWords {
+  /** The ` (a › b › c)` of a single permission deep inside the covering set. */
+  via: string;
+  /** The finding as an item of its capability's group. */
+  item: string;
+  /** What its fix says it does. */
+  fixTitle: string;
+}
+
+/** The words of a decision's findings, from the candidates of a capability it was made for. */
+function wordsOf(decision: Decision, candidates: readonly PermissionEntry[]): FindingWords[] {
+  work.redundancyWordings++;
+  const { covered, granted, platforms } = decision;
+  const words: FindingWords[] = [];
+  for (let c = 0; c < covered.length; c += 2) {
+    const index = covered[c]!;
+    const coverIndex = covered[c + 1]!;
+    const mine = leavesOn(granted[index]!, platforms[0]!);
+    // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
+    const via = mine.size === 1 ? viaTo(granted[coverIndex]!, mine.values().next().value!) : "";
+    const entry = candidates[index]!.identifier;
+    const cover = candidates[coverIndex]!.identifier;
+    words.push({
+      via,
+      item: `"${entry}" (by "${cover}")`,
+      fixTitle: `remove "${entry}", granted by "${cover}"`,
+    });
+  }
+  return words;
 }
 
 /** Whether a decision was made on these very identifiers (one `Granted` each) and platforms. */

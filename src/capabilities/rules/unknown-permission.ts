@@ -3,6 +3,7 @@ import type { Project } from "../load/project.js";
 import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
+import { entryIdentifiers } from "./support/entry-identifiers.js";
 import { legacyRename } from "./support/legacy.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
@@ -25,24 +26,29 @@ export default defineRule({
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
     const impactOf = buildImpactOf(context);
-    // Apps repeat the same identifiers across capabilities and files: each is judged once (null: no
-    // finding); only the capability's impact and the entry's place are per entry.
-    const judged = new Map<string, Judged | null>();
+    // Apps repeat the same identifiers across capabilities and files: each is judged once (undefined:
+    // no finding), and the entries are walked by their identifier's number
+    // (rules/support/entry-identifiers.ts); only the capability's impact and the entry's place are per entry.
     const entries = context.entries();
+    const { identifiers, numberOf } = entryIdentifiers(entries);
+    let judged: Array<Judged | undefined> | undefined;
+    for (let n = 0; n < identifiers.length; n++) {
+      const judgement = judge(identifiers[n]!, context);
+      if (judgement === undefined) continue;
+      judged ??= new Array<Judged | undefined>(identifiers.length).fill(undefined);
+      judged[n] = judgement;
+    }
+    if (judged === undefined) return;
     for (let i = 0; i < entries.length; i++) {
+      const judgement = judged[numberOf[i]!];
+      if (judgement === undefined) continue;
       const { capability, entry } = entries[i]!;
-      let judgement = judged.get(entry.identifier);
-      if (judgement === undefined) {
-        judgement = judge(entry.identifier, context) ?? null;
-        judged.set(entry.identifier, judgement);
-      }
-      if (judgement === null) continue;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       if (judgement.versioned) {
         context.report({ at: capability.source, path, ...judgement.versioned });
         continue;
       }
-      const { problem, fromGit, suggestions, key } = judgement;
+      const { problem, fromGit, hint } = judgement;
       const impact = impactOf(capability);
       context.report({
         at: capability.source,
@@ -54,9 +60,7 @@ export default defineRule({
           problem,
           note: fromGit ? `${impact.note}; ${fromGit}` : impact.note,
         },
-        hint: suggestions.length
-          ? `did you mean ${quoteList(suggestions)}?`
-          : `list what exists with: caplint permissions ${key ?? ""}`.trimEnd(),
+        hint,
       });
     }
   },
@@ -68,8 +72,8 @@ interface Judged {
   versioned: ReturnType<typeof versionFinding>;
   problem: string;
   fromGit: string | undefined;
-  suggestions: string[];
-  key: string | undefined;
+  /** The hint of its unknown-permission finding, worded once. */
+  hint: string;
 }
 
 /** The finding about `identifier`, but for its place and capability; undefined when there is none. */
@@ -97,7 +101,10 @@ function judge(
       : verdict.key === undefined
         ? `the app has no permission or set "${verdict.base}" of its own`
         : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
-  return { versioned, problem, fromGit, suggestions, key: verdict.key };
+  const hint = suggestions.length
+    ? `did you mean ${quoteList(suggestions)}?`
+    : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd();
+  return { versioned, problem, fromGit, hint };
 }
 
 /**

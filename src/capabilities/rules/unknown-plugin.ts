@@ -1,6 +1,7 @@
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { APP_KEY } from "../catalog/types.js";
-import { classifyIdentifier, type IdentifierVerdict } from "./support/classify.js";
+import { classifyIdentifier } from "./support/classify.js";
+import { entryIdentifiers } from "./support/entry-identifiers.js";
 import { defineRule, type RuleContext } from "./types.js";
 import { shippedTargets } from "../load/build.js";
 import { TARGETS, valuesOf, type Capability } from "../model/types.js";
@@ -22,24 +23,22 @@ export default defineRule({
   },
   check(context) {
     const reported = new Set<string>();
-    const suggestions = new Map<string, string[]>();
     let plugins: string[] | undefined;
-    // Apps repeat the same identifiers across capabilities and files: each is classified once.
-    const verdicts = new Map<string, IdentifierVerdict>();
     const entries = context.entries();
+    // Apps repeat the same identifiers across capabilities and files: each is classified once, and
+    // the entries are walked by their identifier's number (rules/support/entry-identifiers.ts).
+    const { identifiers, numberOf } = entryIdentifiers(entries);
+    const unknown = judgeUnknownPlugins(identifiers, context);
+    if (unknown === undefined) return;
+    /** The hint of an unknown plugin's finding, by plugin and by whether it is the key's first. */
+    const hints = new Map<string, { first: string; later: string }>();
     for (let i = 0; i < entries.length; i++) {
+      const judged = unknown[numberOf[i]!];
+      if (judged === undefined) continue;
       const { capability, entry } = entries[i]!;
-      let verdict = verdicts.get(entry.identifier);
-      if (!verdict)
-        verdicts.set(
-          entry.identifier,
-          (verdict = classifyIdentifier(entry.identifier, context.catalog)),
-        );
-      if (verdict.kind !== "unknown-plugin") continue;
-      // A dependency of the build that caplint could not read: said once, in a note, not per use.
-      if (verdict.key !== undefined && context.project.build?.plugins.has(verdict.key)) continue;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-      if (verdict.key === undefined) {
+      const key = judged.key;
+      if (key === undefined) {
         context.report({
           at: capability.source,
           path,
@@ -49,16 +48,15 @@ export default defineRule({
         });
         continue;
       }
-      const lowerCase = entry.identifier.toLowerCase();
-      if (lowerCase !== entry.identifier && context.catalog.isKnownIdentifier(lowerCase)) {
+      if (judged.lowerCase !== undefined) {
         // "Core:Default" is core:default in capitals, not a plugin that sounds like "store"; the build
         // fails on it ("unknown ACL for Core"), so it is an error, not an unknown third-party plugin.
         context.report({
           at: capability.source,
           path,
           messageId: "unknownPlugin",
-          data: { plugin: verdict.key, identifier: entry.identifier },
-          hint: `did you mean "${lowerCase}"? Identifiers are case-sensitive`,
+          data: { plugin: key, identifier: entry.identifier },
+          hint: `did you mean "${judged.lowerCase}"? Identifiers are case-sensitive`,
           escalate: true,
         });
         continue;
@@ -71,45 +69,83 @@ export default defineRule({
           path,
           messageId: "notInBuild",
           data: {
-            plugin: verdict.key,
+            plugin: key,
             identifier: entry.identifier,
             build: failing.build,
             targets: failing.targets,
           },
-          hint: existingKeysHint(verdict.key, failing.keys, entry.identifier),
+          hint: existingKeysHint(key, failing.keys, entry.identifier),
           escalate: true,
         });
         continue;
       }
-      // The same unknown plugin is usually named by many entries: its suggestions are worked out once.
-      let similar = suggestions.get(verdict.key);
-      if (!similar)
-        suggestions.set(
-          verdict.key,
-          (similar = nearest(
-            verdict.key,
-            (plugins ??= context.catalog
-              .keys()
-              .filter((k) => k !== APP_KEY && !k.startsWith("core"))),
-            2,
-          )),
-        );
-      const once = reported.has(verdict.key)
-        ? ""
-        : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
-      reported.add(verdict.key);
+      // The same unknown plugin is usually named by many entries: its suggestions and hint are worked
+      // out once (the first finding of a key says how to generate the manifests, the later ones not).
+      let hint = hints.get(key);
+      if (hint === undefined) {
+        plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"));
+        hints.set(key, (hint = unknownPluginHints(nearest(key, plugins, 2))));
+      }
+      const first = !reported.has(key);
+      reported.add(key);
       context.report({
         at: capability.source,
         path,
         messageId: "unknownPlugin",
-        data: { plugin: verdict.key, identifier: entry.identifier },
-        hint: similar.length
-          ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}`
-          : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`,
+        data: { plugin: key, identifier: entry.identifier },
+        hint: first ? hint.first : hint.later,
       });
     }
   },
 });
+
+/** What unknown-plugin says about an identifier whose plugin no manifest defines, wherever it is granted. */
+interface UnknownPlugin {
+  /** The plugin key; undefined for an app permission while no app permissions are known. */
+  key: string | undefined;
+  /** The identifier in lower case, when it differs and the catalog knows it (a capitalised known identifier). */
+  lowerCase: string | undefined;
+}
+
+/**
+ * Per identifier number, the unknown plugin it names (undefined: no finding of this rule): each distinct
+ * identifier classified once. Undefined when no identifier names an unknown plugin.
+ */
+function judgeUnknownPlugins(
+  identifiers: readonly string[],
+  context: RuleContext,
+): Array<UnknownPlugin | undefined> | undefined {
+  let judged: Array<UnknownPlugin | undefined> | undefined;
+  for (let n = 0; n < identifiers.length; n++) {
+    const identifier = identifiers[n]!;
+    const verdict = classifyIdentifier(identifier, context.catalog);
+    if (verdict.kind !== "unknown-plugin") continue;
+    // A dependency of the build that caplint could not read: said once, in a note, not per use.
+    if (verdict.key !== undefined && context.project.build?.plugins.has(verdict.key)) continue;
+    const lowerCase = verdict.key === undefined ? identifier : identifier.toLowerCase();
+    judged ??= new Array<UnknownPlugin | undefined>(identifiers.length).fill(undefined);
+    judged[n] = {
+      key: verdict.key,
+      lowerCase:
+        lowerCase !== identifier && context.catalog.isKnownIdentifier(lowerCase)
+          ? lowerCase
+          : undefined,
+    };
+  }
+  return judged;
+}
+
+/** The hints of an unknown plugin's findings with these suggestions: the first of its key's, the later ones. */
+function unknownPluginHints(similar: string[]): { first: string; later: string } {
+  const hint = (once: string) =>
+    similar.length
+      ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}`
+      : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`;
+  return {
+    first: hint(" (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)"),
+    later: hint(""),
+  };
+}
 
 /**
  * The builds that fail on a plugin key no dependency provides, when caplint knows every dependency

@@ -1,6 +1,7 @@
 import { TARGETS, valuesOf, type Capability } from "../../model/types.js";
 import type { AppConfig } from "../../load/app-config.js";
 import type { RuleContext } from "../types.js";
+import { work } from "../../work.js";
 
 /** What a build-breaking finding in a capability means for the platforms this run resolves. */
 export interface BuildImpact {
@@ -31,6 +32,9 @@ function checkedOn(capability: Capability, platform: string): boolean {
   );
 }
 
+/** The impact of a capability checked on a platform the run covers: one object, read only. */
+const IN_FORCE: BuildImpact = Object.freeze({ demote: false, note: "" });
+
 /**
  * The platforms a run covers are a shared input (`context.platforms`, the same for every file), so the
  * impact depends on the capability alone and a rule of one document may ask for it. The resolution
@@ -42,18 +46,24 @@ export function buildImpactOf(
   context: Pick<RuleContext, "platforms">,
 ): (capability: Capability) => BuildImpact {
   const asked = context.platforms;
+  // A rule's findings come capability by capability: the last answer is kept for the next finding.
+  let last: Capability | undefined;
+  let lastImpact: BuildImpact = IN_FORCE;
   return (capability) => {
+    if (capability === last) return lastImpact;
+    work.buildImpactsWorkedOut++;
+    last = capability;
     const inactive = asked.length > 0 && !asked.some((platform) => checkedOn(capability, platform));
-    if (!inactive) return { demote: false, note: "" };
+    if (!inactive) return (lastImpact = IN_FORCE);
     const platforms = (capability.platforms ? valuesOf(capability.platforms) : TARGETS).filter(
       (platform) => checkedOn(capability, platform),
     );
-    return {
+    return (lastImpact = {
       demote: true,
       note: platforms.length
         ? `; it breaks the ${platforms.join(" and ")} build (the capability is not active on ${asked.join(" or ")})`
         : "; it breaks no build (the capability is active on no platform)",
-    };
+    });
   };
 }
 

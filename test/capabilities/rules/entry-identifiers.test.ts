@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resetWork, work } from "../../../src/capabilities/work.js";
+import { run } from "../../helpers/run.js";
+import { writeCapabilityApp } from "../../helpers/capability-app.js";
+
+const work_dir = mkdtempSync(path.join(tmpdir(), "caplint-entry-identifiers-"));
+afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
+
+/** Each of `count` capabilities grants the same eight identifiers: a finding of every identifier rule. */
+const PERMISSIONS = [
+  "core:default",
+  // redundant-permission: core:default grants it.
+  "core:window:allow-title",
+  // legacy-identifier, twice in a capability: two findings, one build impact.
+  "window:allow-close",
+  "window:allow-minimize",
+  // unknown-plugin
+  "nosuchplugin:allow-thing",
+  // unknown-permission
+  "fs:allow-no-such-thing",
+  // invalid-identifier
+  "fs:Allow Read",
+  // duplicate-permission
+  "core:window:allow-title",
+];
+
+const RULES = [
+  "redundant-permission",
+  "legacy-identifier",
+  "unknown-plugin",
+  "unknown-permission",
+  "invalid-identifier",
+  "duplicate-permission",
+];
+
+function app(count: number): string {
+  return writeCapabilityApp(
+    path.join(work_dir, `app-${count}`),
+    "test.entry.identifiers",
+    Array.from({ length: count }, (_, i) => ({
+      identifier: `c${i}`,
+      windows: ["main"],
+      permissions: PERMISSIONS,
+    })),
+  );
+}
+
+describe("the identifier rules in a check", () => {
+  it("number the entries once between them and word what copies share once", async () => {
+    resetWork();
+    const result = await run(
+      ["check", "--app", app(30), "--format", "json", ...RULES.flatMap((rule) => ["--only", rule])],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const found = (JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string }> })
+      .diagnostics;
+    const byRule = (rule: string) => found.filter((d) => d.ruleId === rule).length;
+    // Every entry is still reported where it was: 30 capabilities of the same entries.
+    expect(byRule("legacy-identifier")).toBe(60);
+    expect(byRule("unknown-plugin")).toBe(30);
+    expect(byRule("unknown-permission")).toBe(30);
+    expect(byRule("invalid-identifier")).toBe(30);
+    expect(byRule("duplicate-permission")).toBe(30);
+    // Both core:window:allow-title entries are covered by core:default.
+    expect(byRule("redundant-permission")).toBe(60);
+    // 240 entries numbered once for the six rules (each rule looked every entry's text up before).
+    expect(work.entriesNumbered).toBe(30 * PERMISSIONS.length);
+    // unknown-permission judges each of the 7 distinct identifiers once.
+    expect(work.identifiersJudged).toBe(7);
+    // The 30 capabilities are decided alike: their findings' words are made once (per finding before).
+    expect(work.redundancyWordings).toBe(1);
+    // One build impact per capability for legacy-identifier's two findings in it and one for
+    // unknown-permission's (per finding before: 90).
+    expect(work.buildImpactsWorkedOut).toBe(60);
+  });
+});
