@@ -195,6 +195,9 @@ export class RuleRun<F extends Finding = Finding> {
     { absolutePath: string; severity: Severity | undefined }
   >();
 
+  /** `options.suppressions` by the file they are written in, made on the first finding that may be suppressed. */
+  private suppressionsByFile: Map<string, Suppression[]> | undefined;
+
   constructor(private readonly options: RuleRunOptions<F>) {
     this.budget = options.budget === false ? undefined : new FindingBudget();
   }
@@ -236,6 +239,25 @@ export class RuleRun<F extends Finding = Finding> {
     return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
   }
 
+  /**
+   * The suppressions written in one file, in their order; undefined for none. A finding is checked
+   * against its own file's only: against the whole list, a run's findings times its suppressions.
+   */
+  private suppressionsIn(absolutePath: string): readonly Suppression[] | undefined {
+    const all = this.options.suppressions;
+    if (!all || all.length === 0) return undefined;
+    if (!this.suppressionsByFile) {
+      this.suppressionsByFile = new Map();
+      for (const suppression of all) {
+        const file = suppression.scope.absolutePath;
+        const list = this.suppressionsByFile.get(file);
+        if (list) list.push(suppression);
+        else this.suppressionsByFile.set(file, [suppression]);
+      }
+    }
+    return this.suppressionsByFile.get(absolutePath);
+  }
+
   /** Takes one finding of `rule` in `input`. */
   report(rule: RuleMeta, finding: F, input: FindingInput<F>): void {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
@@ -250,13 +272,9 @@ export class RuleRun<F extends Finding = Finding> {
     const configured = this.severityOf(rule, absolutePath);
     if (!configured) return;
     const severity = findingSeverity(configured, finding);
-    if (rule.kind !== "pipeline" && this.options.suppressions) {
-      const suppression = findSuppression(
-        this.options.suppressions,
-        rule.id,
-        absolutePath,
-        finding.path,
-      );
+    const suppressions = rule.kind === "pipeline" ? undefined : this.suppressionsIn(absolutePath);
+    if (suppressions) {
+      const suppression = findSuppression(suppressions, rule.id, absolutePath, finding.path);
       if (suppression) {
         suppression.used = true;
         return;

@@ -12,15 +12,35 @@ import type { Reporter } from "./types.js";
  */
 const compact: Reporter = ({ diagnostics }) => {
   const parts: Array<string | number> = [];
+  // Sorted findings come in runs of one file, and of a few rules and severities: each value of a run
+  // is escaped once (the escape of a value depends on the value only).
+  const file = new LastEscaped();
+  const severity = new LastEscaped();
+  const ruleId = new LastEscaped();
   for (const d of diagnostics) {
     if (d.liveServer === undefined) {
       const { line, column } = d.range.start;
-      parts.push(oneLine(d.file), ":", safeNumber(line), ":", safeNumber(column), ": ");
+      parts.push(file.of(d.file), ":", safeNumber(line), ":", safeNumber(column), ": ");
     } else parts.push(oneLine(d.liveServer), ": ");
-    parts.push(oneLine(d.severity), " ", oneLine(d.message), " [", oneLine(d.ruleId), "]\n");
+    parts.push(severity.of(d.severity), " ", oneLine(d.message), " [", ruleId.of(d.ruleId), "]\n");
   }
   return parts.join("");
 };
+
+/** {@link oneLine} of a value, kept for the next value when that is the same string. */
+class LastEscaped {
+  /** Nothing yet: no value a caller passes is this object. */
+  private value: unknown = LastEscaped;
+  private escaped = "";
+
+  of(value: string): string {
+    if (value !== this.value) {
+      this.value = value;
+      this.escaped = oneLine(value);
+    }
+    return this.escaped;
+  }
+}
 
 /** A position as the join writes it; anything else a library caller put there is escaped as text. */
 function safeNumber(value: number): string | number {

@@ -54,6 +54,8 @@ export interface ParseFailure {
  * A parsed capability or permission file. It owns the only mapping from JSON paths to
  * text positions: rules and the schema stage report paths, never positions.
  */
+const NO_PATHS: readonly JsonPath[] = Object.freeze([]);
+
 export class SourceDocument {
   readonly lines: LineIndex;
   private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
@@ -182,7 +184,7 @@ export class SourceDocument {
     const box = this.treeBox;
     if (box.tree === undefined) {
       if (this.format !== "json" || this.parseError !== undefined) return undefined;
-      box.tree = new LazyJsonTree(this.text);
+      box.tree = new LazyJsonTree(this.text, this.repeatedKeys().length === 0);
     } else if (
       box.tree instanceof LazyJsonTree &&
       box.tree.scanned > WHOLE_TREE_AFTER * this.text.length + 65_536
@@ -203,12 +205,12 @@ export class SourceDocument {
    */
   repeatedKeys(): JsonPath[] {
     if (this.treeBox.repeated) return [...this.treeBox.repeated];
-    if (
-      this.format !== "json" ||
-      !this.ok ||
-      propertiesWritten(this.text) === propertiesKept(this.value)
-    )
+    if (this.format !== "json" || !this.ok) return [];
+    if (propertiesWritten(this.text) === propertiesKept(this.value)) {
+      // Kept: the tree asks too (a text without repeats is followed to the first member of a key).
+      this.treeBox.repeated = NO_PATHS;
       return [];
+    }
     const repeated: JsonPath[] = [];
     // The walk visits every value: the whole tree, made for it and let go (findings are placed by `tree`).
     const tree = jsonTree(this.text);

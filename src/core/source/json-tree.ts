@@ -364,10 +364,14 @@ export interface JsonPathTree {
   step(node: JsonNode, segment: string | number): JsonNode;
 }
 
-/** The children of a container found so far, and where its scan goes on (-1 once it reached the close). */
+/**
+ * The children of a container found so far, and where its scan goes on: at `at` (-1 once it reached the
+ * close), or, when `after` is a child (a container whose end is not known yet), at that child's end.
+ */
 interface ContainerScan {
   children: number[];
   at: number;
+  after: JsonNode;
 }
 
 /**
@@ -388,8 +392,15 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   /** Made for the first object of more than MEMBERS_SCANNED members: most documents have none. */
   private memberIndexes: Map<JsonNode, Map<string, JsonNode>> | undefined;
 
-  /** `text` must be valid JSON (the caller parsed it with `JSON.parse` first). */
-  constructor(text: string) {
+  /**
+   * `text` must be valid JSON (the caller parsed it with `JSON.parse` first). `uniqueKeys`: no object
+   * of the text writes a key twice (the caller counted), so the first member with a key is the last,
+   * and a step stops there instead of reading the rest of the object.
+   */
+  constructor(
+    text: string,
+    private readonly uniqueKeys = false,
+  ) {
     super(text, new Int32Array(64 * NODE_FIELDS));
     // The root spans the text without the white space around it: valid JSON holds one value.
     const start = skipSpaceAt(text, 0);
@@ -403,6 +414,29 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
     if (!scan) return 0;
     while (scan.at !== -1) this.scanOne(node, scan);
     return scan.children.length;
+  }
+
+  override length(node: JsonNode): number {
+    return this.endOf(node) - this.startOf(node);
+  }
+
+  /**
+   * Where a value ends. A container a scan stepped into as a member or item is not read past when
+   * found (a path goes into it next, and its own scan finds its close): its end is found when asked.
+   */
+  private endOf(node: JsonNode): number {
+    const at = node * NODE_FIELDS + END;
+    if (this.nodes[at]! < 0) {
+      const scan = this.scans.get(node);
+      if (scan) while (scan.at !== -1) this.scanOne(node, scan);
+      else {
+        const start = this.startOf(node);
+        const end = valueEnd(this.text, start);
+        this.scanned += end - start;
+        this.nodes[at] = end;
+      }
+    }
+    return this.nodes[at]!;
   }
 
   child(node: JsonNode, index: number): JsonNode {
@@ -420,8 +454,21 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
         ? this.child(node, segment)
         : NO_NODE;
     if (c !== 123) return NO_NODE;
+    const scan = this.scanOf(node)!;
+    if (this.uniqueKeys && scan.at !== -1 && scan.children.length <= MEMBERS_SCANNED) {
+      // The first member with the key is the only one: read members up to it (while few are read).
+      const members = scan.children;
+      for (let i = 0; i < members.length; i++)
+        if (this.keyIs(members[i]!, segment)) return members[i]!;
+      while (scan.at !== -1 && members.length <= MEMBERS_SCANNED) {
+        this.scanOne(node, scan);
+        const last = members[members.length - 1];
+        if (last !== undefined && scan.at !== -1 && this.keyIs(last, segment)) return last;
+      }
+      if (scan.at === -1 && members.length <= MEMBERS_SCANNED) return NO_NODE;
+    }
     const count = this.childCount(node);
-    const members = this.scans.get(node)!.children;
+    const members = scan.children;
     if (count > MEMBERS_SCANNED) {
       this.memberIndexes ??= new Map();
       let index = this.memberIndexes.get(node);
@@ -443,7 +490,7 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
     const start = this.startOf(node);
     const c = this.text.charCodeAt(start);
     if (c !== 123 && c !== 91) return undefined;
-    scan = { children: [], at: start + 1 };
+    scan = { children: [], at: start + 1, after: NO_NODE };
     this.scans.set(node, scan);
     return scan;
   }
@@ -451,6 +498,10 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
   /** Reads the container's next child (its key, and its value up to its end), or finds its close. */
   private scanOne(node: JsonNode, scan: ContainerScan): void {
     const text = this.text;
+    if (scan.after !== NO_NODE) {
+      scan.at = this.endOf(scan.after);
+      scan.after = NO_NODE;
+    }
     const from = scan.at;
     let at = skipSpaceAt(text, from);
     let c = text.charCodeAt(at);
@@ -461,6 +512,9 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
     if (c === 93 /* ] */ || c === 125 /* } */) {
       this.scanned += at + 1 - from;
       scan.at = -1;
+      // A container found by its parent's scan learns its end here, from its own scan.
+      const end = node * NODE_FIELDS + END;
+      if (this.nodes[end]! < 0) this.nodes[end] = at + 1;
       return;
     }
     let keyStart = -1;
@@ -475,6 +529,16 @@ export class LazyJsonTree extends JsonNodes implements JsonPathTree {
           break;
         }
       at = skipSpaceAt(text, skipSpaceAt(text, keyEnd) + 1); // the colon
+    }
+    const v = text.charCodeAt(at);
+    if (v === 123 /* { */ || v === 91 /* [ */) {
+      // Its end is found when asked: by its own scan if a path enters it, not by reading it twice.
+      const child = this.add(at, -1, keyStart, keyEnd, escaped);
+      scan.children.push(child);
+      scan.after = child;
+      scan.at = -2;
+      this.scanned += at - from;
+      return;
     }
     const end = valueEnd(text, at);
     scan.children.push(this.add(at, end, keyStart, keyEnd, escaped));

@@ -141,6 +141,41 @@ describe("RuleRun", () => {
     expect(steps.finish()).toHaveLength(1);
   });
 
+  it("checks a finding against its own file's suppressions only, the first that covers it winning as before", () => {
+    // 200 files with 3 suppressions each; each suppression counts how often a finding asked about it.
+    let asked = 0;
+    const suppressions: Suppression[] = [];
+    for (let file = 0; file < 200; file++)
+      for (const [ruleId, path] of [
+        ["other", []],
+        ["r", ["y"]],
+        ["r", []],
+      ] as const) {
+        const suppression = {
+          scope: { absolutePath: `/f${file}.json`, path: [...path], label: "all" },
+          path: [],
+          used: false,
+        } as unknown as Suppression;
+        Object.defineProperty(suppression, "ruleId", {
+          get: () => (asked++, ruleId),
+          enumerable: true,
+        });
+        suppressions.push(suppression);
+      }
+    const run = new RuleRun({ settings: {}, suppressions });
+    // A finding in every file, and one in a file without suppressions.
+    for (let file = 0; file < 200; file++)
+      run.report(rule("r"), finding("x"), input(`/f${file}.json`));
+    run.report(rule("r"), finding("x"), input("/none.json"));
+    expect(run.finish()).toHaveLength(1);
+    // Each finding asked about its file's three at most (the whole list: 200 x 600 = 120,000).
+    expect(asked).toBeLessThanOrEqual(200 * 3);
+    // The first covering suppression in written order is the one used: ["y"] does not cover ["x"].
+    for (let file = 0; file < 200; file++) {
+      expect(suppressions[file * 3 + 1]!.used).toBe(false);
+      expect(suppressions[file * 3 + 2]!.used).toBe(true);
+    }
+  });
   it("keeps at most MAX_FINDINGS_PER_FILE findings a file and says how many more, unless the budget is off", () => {
     const run = new RuleRun({ settings: {} });
     const a = input();

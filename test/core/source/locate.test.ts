@@ -224,6 +224,76 @@ describe("the JSON syntax tree made along paths", () => {
     }
   });
 
+  it("reads a capability file's text once to place findings in its permissions, when no key repeats", () => {
+    // A capability: fields around a long permissions list, findings at every item (row 5's shape).
+    const items = 2_000;
+    const permissions = Array.from({ length: items }, (_, i) =>
+      i % 3
+        ? `"plugin-${i}:default"`
+        : `{ "identifier": "fs:scope-${i}", "allow": [{ "path": "$APP/${i}" }] }`,
+    );
+    const text = `{\n  "identifier": "main",\n  "windows": ["main"],\n  "permissions": [\n    ${permissions.join(",\n    ")}\n  ],\n  "platforms": ["linux"]\n}\n`;
+    const whole = jsonTree(text);
+    const paths = Array.from({ length: items }, (_, i) =>
+      i % 3 ? ["permissions", i] : ["permissions", i, "identifier"],
+    );
+    const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+    for (const path of paths) {
+      const node = path.reduce<number>((at, step) => whole.step(at, step), whole.root);
+      const located = document.locate(path);
+      expect([located.offset, located.length], JSON.stringify(path)).toEqual([
+        whole.offset(node),
+        whole.length(node),
+      ]);
+    }
+    // The lazy tree a document follows its paths with, counted: the list is not read once to step
+    // over it in its object and again item by item (that was 2x the text).
+    const lazy = new LazyJsonTree(text, true);
+    for (const path of paths) path.reduce<number>((at, step) => lazy.step(at, step), lazy.root);
+    expect(lazy.scanned).toBeLessThanOrEqual(text.length);
+    // With a repeated key somewhere, every member of an object is read to find the last: as before.
+    const repeated = new LazyJsonTree(text, false);
+    for (const path of paths)
+      path.reduce<number>((at, step) => repeated.step(at, step), repeated.root);
+    expect(repeated.scanned).toBeGreaterThan(1.5 * text.length);
+  });
+
+  it("steps to the only member of a key when keys are unique, as the whole tree does", () => {
+    const text = `{"a\\"b": [1, {"c\\u0041": 2}], "plain": 3, ${Array.from({ length: 40 }, (_, i) => `"m${i}": {"v": [${i}]}`).join(", ")}, "z": {}}`;
+    const whole = jsonTree(text);
+    for (const path of [
+      ["m39", "v", 0],
+      ["m3", "v"],
+      ["z"],
+      ['a"b', 1, "cA"],
+      ['a"b', 1, "c\\u0041"],
+      ["plain"],
+      ["nothing"],
+      ["m1", "nothing"],
+      [0],
+    ]) {
+      // Fresh trees: the first step of each path meets the object unread.
+      const lazy = new LazyJsonTree(text, true);
+      const inWhole = path.reduce<number>(
+        (node, step) => (node === NO_NODE ? node : whole.step(node, step)),
+        whole.root,
+      );
+      const inLazy = path.reduce<number>(
+        (node, step) => (node === NO_NODE ? node : lazy.step(node, step)),
+        lazy.root,
+      );
+      expect(inLazy === NO_NODE, JSON.stringify(path)).toBe(inWhole === NO_NODE);
+      if (inWhole !== NO_NODE)
+        expect([lazy.offset(inLazy), lazy.length(inLazy), lazy.keyOffset(inLazy)]).toEqual([
+          whole.offset(inWhole),
+          whole.length(inWhole),
+          whole.keyOffset(inWhole),
+        ]);
+      // A container stepped over and never entered still knows its end when asked.
+      expect(treeShape(lazy, 0)).toEqual(treeShape(whole, 0));
+    }
+  });
+
   it("reads an array only up to the item asked for", () => {
     const items = 100_000;
     const text = `[${Array.from({ length: items }, (_, i) => `{"identifier": "cap-${i}", "permissions": ["a", "b"]}`).join(",")}]`;
