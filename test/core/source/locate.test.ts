@@ -1,6 +1,12 @@
 import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { jsonTree, LazyJsonTree, NO_NODE } from "../../../src/core/source/json-tree.js";
+import {
+  jsonTree,
+  LazyJsonTree,
+  NO_NODE,
+  type JsonNode,
+  type JsonPathTree,
+} from "../../../src/core/source/json-tree.js";
 import { LineIndex } from "../../../src/core/source/line-index.js";
 import {
   MAX_NESTING_DEPTH,
@@ -195,14 +201,8 @@ describe("the JSON syntax tree made along paths", () => {
       ['a"b', -1],
       ['a"b', 0.5],
     ]) {
-      const inWhole = path.reduce<number>(
-        (node, step) => (node === NO_NODE ? node : whole.step(node, step)),
-        whole.root,
-      );
-      const inLazy = path.reduce<number>(
-        (node, step) => (node === NO_NODE ? node : lazy.step(node, step)),
-        lazy.root,
-      );
+      const inWhole = follow(whole, path);
+      const inLazy = follow(lazy, path);
       expect(inLazy === NO_NODE, JSON.stringify(path)).toBe(inWhole === NO_NODE);
       if (inWhole !== NO_NODE)
         expect(
@@ -239,7 +239,7 @@ describe("the JSON syntax tree made along paths", () => {
     );
     const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
     for (const path of paths) {
-      const node = path.reduce<number>((at, step) => whole.step(at, step), whole.root);
+      const node = follow(whole, path);
       const located = document.locate(path);
       expect([located.offset, located.length], JSON.stringify(path)).toEqual([
         whole.offset(node),
@@ -249,12 +249,11 @@ describe("the JSON syntax tree made along paths", () => {
     // The lazy tree a document follows its paths with, counted: the list is not read once to step
     // over it in its object and again item by item (that was 2x the text).
     const lazy = new LazyJsonTree(text, true);
-    for (const path of paths) path.reduce<number>((at, step) => lazy.step(at, step), lazy.root);
+    for (const path of paths) follow(lazy, path);
     expect(lazy.scanned).toBeLessThanOrEqual(text.length);
     // With a repeated key somewhere, every member of an object is read to find the last: as before.
     const repeated = new LazyJsonTree(text, false);
-    for (const path of paths)
-      path.reduce<number>((at, step) => repeated.step(at, step), repeated.root);
+    for (const path of paths) follow(repeated, path);
     expect(repeated.scanned).toBeGreaterThan(1.5 * text.length);
   });
 
@@ -274,14 +273,8 @@ describe("the JSON syntax tree made along paths", () => {
     ]) {
       // Fresh trees: the first step of each path meets the object unread.
       const lazy = new LazyJsonTree(text, true);
-      const inWhole = path.reduce<number>(
-        (node, step) => (node === NO_NODE ? node : whole.step(node, step)),
-        whole.root,
-      );
-      const inLazy = path.reduce<number>(
-        (node, step) => (node === NO_NODE ? node : lazy.step(node, step)),
-        lazy.root,
-      );
+      const inWhole = follow(whole, path);
+      const inLazy = follow(lazy, path);
       expect(inLazy === NO_NODE, JSON.stringify(path)).toBe(inWhole === NO_NODE);
       if (inWhole !== NO_NODE)
         expect([lazy.offset(inLazy), lazy.length(inLazy), lazy.keyOffset(inLazy)]).toEqual([
@@ -470,3 +463,11 @@ describe("the nesting bound", () => {
     expect(deep(`{"a": ${nested(10)},}`)?.message).toMatch(/^invalid JSON/);
   });
 });
+
+/** The node a path leads to in a tree, or NO_NODE once a step finds nothing. */
+function follow(tree: JsonPathTree, path: ReadonlyArray<string | number>): JsonNode {
+  return path.reduce<JsonNode>(
+    (node, step) => (node === NO_NODE ? node : tree.step(node, step)),
+    tree.root,
+  );
+}
