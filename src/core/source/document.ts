@@ -50,12 +50,13 @@ export interface ParseFailure {
   length: number;
 }
 
+/** A document's repeated keys when it has none, kept so that the tree can ask again for free. */
+const NO_PATHS: readonly JsonPath[] = Object.freeze([]);
+
 /**
  * A parsed capability or permission file. It owns the only mapping from JSON paths to
  * text positions: rules and the schema stage report paths, never positions.
  */
-const NO_PATHS: readonly JsonPath[] = Object.freeze([]);
-
 export class SourceDocument {
   readonly lines: LineIndex;
   private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
