@@ -1,7 +1,7 @@
 import { checkIdentifier, correctIdentifier } from "../catalog/identifier.js";
 import { replaceStringValue } from "../../core/fix/edits.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { entryIdentifiers } from "./support/entry-identifiers.js";
+import { forEachJudgedEntry } from "./support/entry-identifiers.js";
 import { legacyRename } from "./support/legacy.js";
 import { defineRule } from "./types.js";
 
@@ -15,37 +15,24 @@ export default defineRule({
   scope: "document",
   messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
   check(context) {
-    const entries = context.entries();
-    // Each distinct identifier is checked and worded once; the entries are walked by its number
-    // (rules/support/entry-identifiers.ts).
-    const { identifiers, numberOf } = entryIdentifiers(entries);
-    let judged: Array<Invalid | undefined> | undefined;
-    for (let n = 0; n < identifiers.length; n++) {
-      const invalid = judge(identifiers[n]!, context.catalog);
-      if (invalid === undefined) continue;
-      judged ??= new Array<Invalid | undefined>(identifiers.length).fill(undefined);
-      judged[n] = invalid;
-    }
-    if (judged === undefined) return;
-    for (let i = 0; i < entries.length; i++) {
-      const invalid = judged[numberOf[i]!];
-      if (invalid === undefined) continue;
-      const { capability, entry } = entries[i]!;
-      const { problem, hint, spelled } = invalid;
-      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-      context.report({
-        at: capability.source,
-        path,
-        messageId: "invalid",
-        data: { identifier: entry.identifier, problem },
-        hint,
-        // Only a spelling that names a known permission is safe to apply unattended.
-        fix:
-          spelled !== undefined
-            ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`)
-            : undefined,
-      });
-    }
+    // Each distinct identifier is checked and worded once (rules/support/entry-identifiers.ts).
+    forEachJudgedEntry(
+      context.entries(),
+      (identifier) => judge(identifier, context.catalog),
+      ({ problem, hint, spelled }, capability, entry, path) =>
+        context.report({
+          at: capability.source,
+          path,
+          messageId: "invalid",
+          data: { identifier: entry.identifier, problem },
+          hint,
+          // Only a spelling that names a known permission is safe to apply unattended.
+          fix:
+            spelled !== undefined
+              ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`)
+              : undefined,
+        }),
+    );
   },
 });
 

@@ -3,7 +3,7 @@ import { spellIdentifier, spellingOfIdentifier, type Spelling } from "../catalog
 import type { Catalog } from "../catalog/catalog.js";
 import type { Project } from "../load/project.js";
 import { legacyRename } from "./support/legacy.js";
-import { entryIdentifiers } from "./support/entry-identifiers.js";
+import { forEachJudgedEntry } from "./support/entry-identifiers.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
@@ -25,36 +25,29 @@ export default defineRule({
     // The build rejects the name only where the capability is active (as for unknown-permission).
     const impactOf = buildImpactOf(context);
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded
-    // once, and the entries are walked by their identifier's number (rules/support/entry-identifiers.ts).
+    // once (rules/support/entry-identifiers.ts).
     const evidence = spellingEvidence(context.project, context.catalog);
-    const entries = context.entries();
-    const { identifiers, numberOf } = entryIdentifiers(entries);
-    let renames: Array<Rename | undefined> | undefined;
-    for (let n = 0; n < identifiers.length; n++) {
-      const identifier = identifiers[n]!;
-      const rename = legacyName(identifier, context) ?? otherSpelling(identifier, evidence);
-      if (rename === undefined) continue;
-      renames ??= new Array<Rename | undefined>(identifiers.length).fill(undefined);
-      renames[n] = rename;
-    }
-    if (renames === undefined) return;
-    for (let i = 0; i < entries.length; i++) {
-      const rename = renames[numberOf[i]!];
-      if (rename === undefined) continue;
-      const { capability, entry } = entries[i]!;
-      const { renamed, hint, messageId, written } = rename;
-      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-      const impact = impactOf(capability);
-      context.report({
-        at: capability.source,
-        path,
-        messageId,
-        demote: impact.demote,
-        data: { identifier: entry.identifier, renamed, written: written ?? "", note: impact.note },
-        hint,
-        fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
-      });
-    }
+    forEachJudgedEntry(
+      context.entries(),
+      (identifier) => legacyName(identifier, context) ?? otherSpelling(identifier, evidence),
+      ({ renamed, hint, messageId, written }, capability, entry, path) => {
+        const impact = impactOf(capability);
+        context.report({
+          at: capability.source,
+          path,
+          messageId,
+          demote: impact.demote,
+          data: {
+            identifier: entry.identifier,
+            renamed,
+            written: written ?? "",
+            note: impact.note,
+          },
+          hint,
+          fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
+        });
+      },
+    );
   },
 });
 

@@ -3,7 +3,8 @@ import { Catalog } from "../catalog/catalog.js";
 import { loadVersionHistory } from "../catalog/versions.js";
 import { shippedTargets, type BuildDependency, type Presence } from "../load/build.js";
 import type { BuildTarget } from "../load/cfg.js";
-import { TARGETS, valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
+import { TARGETS, valuesOf, type Capability } from "../model/types.js";
+import { identifierPath } from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -58,7 +59,7 @@ export default defineRule({
         const missing = certainMissing.length ? certainMissing : allMissing;
         const gated = targets.filter((target) => presence(target) === "feature");
         const crate = plugin?.crate ?? history.crateOf(key) ?? `tauri-plugin-${key}`;
-        const at = { at: capability.source, path: entryPath(entry) };
+        const at = { at: capability.source, path: identifierPath(entry) };
         const shippedTargetsList = TARGETS.filter((target) => shipped.get(target)?.certain);
         if (missing.length > 0 && !plugin) {
           context.report({
@@ -133,10 +134,6 @@ function targetsOf(capability: Capability): BuildTarget[] {
   if (capability.platforms === undefined) return [...TARGETS];
   const named = new Set(valuesOf(capability.platforms));
   return TARGETS.filter((target) => named.has(target));
-}
-
-function entryPath(entry: PermissionEntry) {
-  return entry.extended ? [...entry.path, "identifier"] : entry.path;
 }
 
 function tablesText(plugin: BuildDependency): string {

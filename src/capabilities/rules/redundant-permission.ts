@@ -2,7 +2,7 @@ import { removeArrayItem } from "../../core/fix/edits.js";
 import { expanderFor, expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
 import { TARGETS, type Capability, type PermissionEntry } from "../model/types.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { capabilityStart, entryIdentifiers } from "./support/entry-identifiers.js";
+import { capabilityStart, entryIdentifiers, identifierPath } from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
 import { work } from "../work.js";
 
@@ -144,7 +144,7 @@ export default defineRule({
         const { via, item, fixTitle } = words[c >> 1]!;
         context.report({
           at: capability.source,
-          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+          path: identifierPath(entry),
           messageId: "redundant",
           data: {
             capability: capability.identifier,

@@ -3,7 +3,7 @@ import type { Project } from "../load/project.js";
 import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
-import { entryIdentifiers } from "./support/entry-identifiers.js";
+import { forEachJudgedEntry } from "./support/entry-identifiers.js";
 import { legacyRename } from "./support/legacy.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
@@ -29,40 +29,30 @@ export default defineRule({
     // Apps repeat the same identifiers across capabilities and files: each is judged once (undefined:
     // no finding), and the entries are walked by their identifier's number
     // (rules/support/entry-identifiers.ts); only the capability's impact and the entry's place are per entry.
-    const entries = context.entries();
-    const { identifiers, numberOf } = entryIdentifiers(entries);
-    let judged: Array<Judged | undefined> | undefined;
-    for (let n = 0; n < identifiers.length; n++) {
-      const judgement = judge(identifiers[n]!, context);
-      if (judgement === undefined) continue;
-      judged ??= new Array<Judged | undefined>(identifiers.length).fill(undefined);
-      judged[n] = judgement;
-    }
-    if (judged === undefined) return;
-    for (let i = 0; i < entries.length; i++) {
-      const judgement = judged[numberOf[i]!];
-      if (judgement === undefined) continue;
-      const { capability, entry } = entries[i]!;
-      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-      if (judgement.versioned) {
-        context.report({ at: capability.source, path, ...judgement.versioned });
-        continue;
-      }
-      const { problem, fromGit, hint } = judgement;
-      const impact = impactOf(capability);
-      context.report({
-        at: capability.source,
-        path,
-        demote: impact.demote || fromGit !== undefined,
-        messageId: "unknown",
-        data: {
-          identifier: entry.identifier,
-          problem,
-          note: fromGit ? `${impact.note}; ${fromGit}` : impact.note,
-        },
-        hint,
-      });
-    }
+    forEachJudgedEntry(
+      context.entries(),
+      (identifier) => judge(identifier, context),
+      (judgement, capability, entry, path) => {
+        if (judgement.versioned) {
+          context.report({ at: capability.source, path, ...judgement.versioned });
+          return;
+        }
+        const { problem, fromGit, hint } = judgement;
+        const impact = impactOf(capability);
+        context.report({
+          at: capability.source,
+          path,
+          demote: impact.demote || fromGit !== undefined,
+          messageId: "unknown",
+          data: {
+            identifier: entry.identifier,
+            problem,
+            note: fromGit ? `${impact.note}; ${fromGit}` : impact.note,
+          },
+          hint,
+        });
+      },
+    );
   },
 });
 

@@ -1,7 +1,7 @@
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { APP_KEY } from "../catalog/types.js";
 import { classifyIdentifier } from "./support/classify.js";
-import { entryIdentifiers } from "./support/entry-identifiers.js";
+import { forEachJudgedEntry } from "./support/entry-identifiers.js";
 import { defineRule, type RuleContext } from "./types.js";
 import { shippedTargets } from "../load/build.js";
 import { TARGETS, valuesOf, type Capability } from "../model/types.js";
@@ -24,78 +24,74 @@ export default defineRule({
   check(context) {
     const reported = new Set<string>();
     let plugins: string[] | undefined;
-    const entries = context.entries();
-    // Apps repeat the same identifiers across capabilities and files: each is classified once, and
-    // the entries are walked by their identifier's number (rules/support/entry-identifiers.ts).
-    const { identifiers, numberOf } = entryIdentifiers(entries);
-    const unknown = judgeUnknownPlugins(identifiers, context);
-    if (unknown === undefined) return;
     /** The hint of an unknown plugin's finding, by plugin and by whether it is the key's first. */
     const hints = new Map<string, { first: string; later: string }>();
-    for (let i = 0; i < entries.length; i++) {
-      const judged = unknown[numberOf[i]!];
-      if (judged === undefined) continue;
-      const { capability, entry } = entries[i]!;
-      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-      const key = judged.key;
-      if (key === undefined) {
-        context.report({
-          at: capability.source,
-          path,
-          messageId: "noAppPermissions",
-          data: { identifier: entry.identifier },
-          hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest",
-        });
-        continue;
-      }
-      if (judged.lowerCase !== undefined) {
-        // "Core:Default" is core:default in capitals, not a plugin that sounds like "store"; the build
-        // fails on it ("unknown ACL for Core"), so it is an error, not an unknown third-party plugin.
+    // Apps repeat the same identifiers across capabilities and files: each is classified once
+    // (rules/support/entry-identifiers.ts).
+    forEachJudgedEntry(
+      context.entries(),
+      (identifier) => judgeUnknownPlugin(identifier, context),
+      (judged, capability, entry, path) => {
+        const key = judged.key;
+        if (key === undefined) {
+          context.report({
+            at: capability.source,
+            path,
+            messageId: "noAppPermissions",
+            data: { identifier: entry.identifier },
+            hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest",
+          });
+          return;
+        }
+        if (judged.lowerCase !== undefined) {
+          // "Core:Default" is core:default in capitals, not a plugin that sounds like "store"; the build
+          // fails on it ("unknown ACL for Core"), so it is an error, not an unknown third-party plugin.
+          context.report({
+            at: capability.source,
+            path,
+            messageId: "unknownPlugin",
+            data: { plugin: key, identifier: entry.identifier },
+            hint: `did you mean "${judged.lowerCase}"? Identifiers are case-sensitive`,
+            escalate: true,
+          });
+          return;
+        }
+        const failing = buildsWithout(context, capability);
+        if (failing) {
+          // Every dependency is known (registry, git, path, inlined): no build can define this key.
+          context.report({
+            at: capability.source,
+            path,
+            messageId: "notInBuild",
+            data: {
+              plugin: key,
+              identifier: entry.identifier,
+              build: failing.build,
+              targets: failing.targets,
+            },
+            hint: existingKeysHint(key, failing.keys, entry.identifier),
+            escalate: true,
+          });
+          return;
+        }
+        // The same unknown plugin is usually named by many entries: its suggestions and hint are worked
+        // out once (the first finding of a key says how to generate the manifests, the later ones not).
+        let hint = hints.get(key);
+        if (hint === undefined) {
+          plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"));
+          hints.set(key, (hint = unknownPluginHints(nearest(key, plugins, 2))));
+        }
+        const first = !reported.has(key);
+        reported.add(key);
         context.report({
           at: capability.source,
           path,
           messageId: "unknownPlugin",
           data: { plugin: key, identifier: entry.identifier },
-          hint: `did you mean "${judged.lowerCase}"? Identifiers are case-sensitive`,
-          escalate: true,
+          hint: first ? hint.first : hint.later,
         });
-        continue;
-      }
-      const failing = buildsWithout(context, capability);
-      if (failing) {
-        // Every dependency is known (registry, git, path, inlined): no build can define this key.
-        context.report({
-          at: capability.source,
-          path,
-          messageId: "notInBuild",
-          data: {
-            plugin: key,
-            identifier: entry.identifier,
-            build: failing.build,
-            targets: failing.targets,
-          },
-          hint: existingKeysHint(key, failing.keys, entry.identifier),
-          escalate: true,
-        });
-        continue;
-      }
-      // The same unknown plugin is usually named by many entries: its suggestions and hint are worked
-      // out once (the first finding of a key says how to generate the manifests, the later ones not).
-      let hint = hints.get(key);
-      if (hint === undefined) {
-        plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"));
-        hints.set(key, (hint = unknownPluginHints(nearest(key, plugins, 2))));
-      }
-      const first = !reported.has(key);
-      reported.add(key);
-      context.report({
-        at: capability.source,
-        path,
-        messageId: "unknownPlugin",
-        data: { plugin: key, identifier: entry.identifier },
-        hint: first ? hint.first : hint.later,
-      });
-    }
+      },
+    );
   },
 });
 
@@ -108,31 +104,23 @@ interface UnknownPlugin {
 }
 
 /**
- * Per identifier number, the unknown plugin it names (undefined: no finding of this rule): each distinct
- * identifier classified once. Undefined when no identifier names an unknown plugin.
+ * The unknown plugin an identifier names, wherever it is granted; undefined when it names none this
+ * rule reports.
  */
-function judgeUnknownPlugins(
-  identifiers: readonly string[],
-  context: RuleContext,
-): Array<UnknownPlugin | undefined> | undefined {
-  let judged: Array<UnknownPlugin | undefined> | undefined;
-  for (let n = 0; n < identifiers.length; n++) {
-    const identifier = identifiers[n]!;
-    const verdict = classifyIdentifier(identifier, context.catalog);
-    if (verdict.kind !== "unknown-plugin") continue;
-    // A dependency of the build that caplint could not read: said once, in a note, not per use.
-    if (verdict.key !== undefined && context.project.build?.plugins.has(verdict.key)) continue;
-    const lowerCase = verdict.key === undefined ? identifier : identifier.toLowerCase();
-    judged ??= new Array<UnknownPlugin | undefined>(identifiers.length).fill(undefined);
-    judged[n] = {
-      key: verdict.key,
-      lowerCase:
-        lowerCase !== identifier && context.catalog.isKnownIdentifier(lowerCase)
-          ? lowerCase
-          : undefined,
-    };
-  }
-  return judged;
+function judgeUnknownPlugin(identifier: string, context: RuleContext): UnknownPlugin | undefined {
+  const verdict = classifyIdentifier(identifier, context.catalog);
+  if (verdict.kind !== "unknown-plugin") return undefined;
+  // A dependency of the build that caplint could not read: said once, in a note, not per use.
+  if (verdict.key !== undefined && context.project.build?.plugins.has(verdict.key))
+    return undefined;
+  const lowerCase = verdict.key === undefined ? identifier : identifier.toLowerCase();
+  return {
+    key: verdict.key,
+    lowerCase:
+      lowerCase !== identifier && context.catalog.isKnownIdentifier(lowerCase)
+        ? lowerCase
+        : undefined,
+  };
 }
 
 /** The hints of an unknown plugin's findings with these suggestions: the first of its key's, the later ones. */

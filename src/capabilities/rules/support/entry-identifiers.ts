@@ -1,3 +1,4 @@
+import type { JsonPath } from "../../../core/location.js";
 import type { Capability, PermissionEntry } from "../../model/types.js";
 import { work } from "../../work.js";
 
@@ -69,4 +70,36 @@ export function capabilityStart(
   for (let e = 0; e < permissions.length; e++)
     if (entries[start + e]!.entry !== permissions[e]) return undefined;
   return start;
+}
+
+/**
+ * Calls `visit` for each entry whose identifier `judge` has something to say of (undefined: nothing),
+ * in entry order, with the JSON path of the identifier's text. Each distinct identifier is judged once
+ * and the entries are walked by number: the identifier rules' common loop.
+ */
+export function forEachJudgedEntry<J>(
+  entries: Entries,
+  judge: (identifier: string) => J | undefined,
+  visit: (judged: J, capability: Capability, entry: PermissionEntry, path: JsonPath) => void,
+): void {
+  const { identifiers, numberOf } = entryIdentifiers(entries);
+  let judgements: Array<J | undefined> | undefined;
+  for (let n = 0; n < identifiers.length; n++) {
+    const judged = judge(identifiers[n]!);
+    if (judged === undefined) continue;
+    judgements ??= new Array<J | undefined>(identifiers.length).fill(undefined);
+    judgements[n] = judged;
+  }
+  if (judgements === undefined) return;
+  for (let i = 0; i < entries.length; i++) {
+    const judged = judgements[numberOf[i]!];
+    if (judged === undefined) continue;
+    const { capability, entry } = entries[i]!;
+    visit(judged, capability, entry, identifierPath(entry));
+  }
+}
+
+/** Where an entry's identifier is written: the entry itself, or an object entry's `identifier`. */
+export function identifierPath(entry: PermissionEntry): JsonPath {
+  return entry.extended ? [...entry.path, "identifier"] : entry.path;
 }
