@@ -354,13 +354,17 @@ if (notComments.length) {
 // compiles it with vm.Script as read. Wrapped at run time, the source was a concatenation, which V8
 // copies into one flat string before it looks the script up: one more 2.3 MB copy on every run, 570
 // page faults of a one-file check's 5,800 (docs/performance.md, helper "startup", 2026-12-03).
-// Required as a module, the file would define that function and return nothing: only the bin and
-// scripts/build-code-cache.mjs read it, with vm.Script.
+// Required as a CommonJS module (tools that load the CLI in-process and call its `main`, such as the host
+// oracle's differential-test driver), the file runs that function with the module's own arguments, so
+// `require(".../main.cjs").main` is the function the bin calls. Under the bin's vm.Script `this` is the
+// global object and the expression's value is the function itself. The function stays parenthesised:
+// V8 compiles a parenthesised function at once instead of pre-parsing 1.2 MB and parsing it again.
+const wrapped = Module.wrap(
+  bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+);
 writeFileSync(
   "dist/cli-bundle/main.cjs",
-  Module.wrap(
-    bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-  ),
+  `(this === globalThis ? (body) => body : (body) => (body.call(this, exports, require, module, __filename, __dirname), body))(${wrapped.replace(/;\s*$/, "")});\n`,
 );
 // The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
 const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");

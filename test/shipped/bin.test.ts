@@ -56,6 +56,30 @@ describe("the real bin", () => {
     expect(usage.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("exports the bin's main when the bundle is required in-process (the host oracle's differential-test driver loads it so)", async () => {
+    const child = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const { main } = require(${JSON.stringify(path.join(ROOT, "dist/cli-bundle/main.cjs"))});
+const sink = () => { let text = ""; return { write: (chunk) => void (text += chunk), isTTY: false, get text() { return text; } }; };
+const stdout = sink(), stderr = sink();
+main({ argv: ["check", "mixed-folder", "-f", "compact"], cwd: ${JSON.stringify(CLI)}, env: { NO_COLOR: "1" }, stdout, stderr })
+  .then((code) => process.stdout.write(JSON.stringify({ code, stdout: stdout.text, stderr: stderr.text })));`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(child.stderr).toBe("");
+    const inProcess = JSON.parse(child.stdout);
+    const bin = await exec(
+      process.execPath,
+      [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"],
+      { cwd: CLI, env: { ...process.env, NO_COLOR: "1" } },
+    ).catch((e) => e);
+    expect(inProcess).toEqual({ code: bin.code, stdout: bin.stdout, stderr: bin.stderr });
+    expect(inProcess.code).toBe(1);
+  });
+
   it("starts from the V8 code cache the build made for this Node, a heap size in NODE_OPTIONS or not (a rejected cache would silently cost start-up)", () => {
     const bundle = path.join(ROOT, "dist/cli-bundle/main.cjs");
     // A preloaded module reports what the bin's vm.Script made of the cache, and the heap V8 was given.
