@@ -1,11 +1,22 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkCapabilities } from "../../src/capabilities/check-run.js";
+import { RULES_BY_ID } from "../../src/registry.js";
+import { FIXTURES } from "../helpers/run.js";
 import { toCapability, unknownFileFields } from "../../src/capabilities/model/capability.js";
+import type { ModelItem } from "../../src/capabilities/model/types.js";
 import {
   countText,
   FileBudget,
   limitCapability,
   LIMITS,
 } from "../../src/capabilities/model/limits.js";
+
+/** Model items as values and paths: an item's path is made when asked, not an own property. */
+const items = (list: readonly ModelItem[] | undefined) =>
+  list?.map(({ value, path }) => ({ value, path }));
 
 const build = (value: Record<string, unknown>, path: (string | number)[] = []) =>
   toCapability({ path, value }, { file: "c.json", absolutePath: "/c.json" })!;
@@ -23,17 +34,17 @@ describe("the capability model", () => {
       },
       ["capabilities", 2],
     );
-    expect(capability.windows).toEqual([
+    expect(items(capability.windows)).toEqual([
       { value: "main", path: ["capabilities", 2, "windows", 1] },
     ]);
     expect(capability.webviews.map((item) => item.path)).toEqual([
       ["capabilities", 2, "webviews", 1],
       ["capabilities", 2, "webviews", 2],
     ]);
-    expect(capability.platforms).toEqual([
+    expect(items(capability.platforms)).toEqual([
       { value: "linux", path: ["capabilities", 2, "platforms", 1] },
     ]);
-    expect(capability.remote?.urls).toEqual([
+    expect(items(capability.remote?.urls)).toEqual([
       { value: "example.com", path: ["capabilities", 2, "remote", "urls", 1] },
     ]);
   });
@@ -79,10 +90,46 @@ describe("the capability model", () => {
     expect(capability.written.unknownFields[0]!.siblings).toEqual(
       new Set(["identifier", "windowz", "remote", "permissions", "caplint-disable"]),
     );
-    expect(capability.written.suppressions).toEqual([
+    expect(items(capability.written.suppressions)).toEqual([
       { value: "no-target", path: ["caplint-disable", 0] },
       { value: "unknown-field", path: ["caplint-disable", 2] },
     ]);
+  });
+
+  it("makes an item's path when it is asked for, once", () => {
+    const [item] = build({ identifier: "c", windows: ["main"] }, [4]).windows;
+    expect(Object.keys(item!)).toEqual(["value"]);
+    expect(item!.path).toEqual([4, "windows", 0]);
+    expect(item!.path).toBe(item!.path);
+  });
+
+  it("gives every list a capability does not have one shared empty list, which a check with every rule leaves empty", async () => {
+    const bare = build({ identifier: "bare", permissions: [] });
+    const shared = bare.webviews;
+    for (const list of [bare.permissions, bare.written.unknownFields, bare.written.suppressions])
+      expect(list).toBe(shared);
+    expect(build({ identifier: "c", windows: [], webviews: [7] }).windows).toBe(shared);
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-model-"));
+    try {
+      cpSync(path.join(FIXTURES, "cli", "app-build"), dir, { recursive: true });
+      const { checks } = await checkCapabilities({
+        cwd: dir,
+        env: {},
+        paths: [],
+        manifest: [],
+        plugins: [],
+        permissions: [],
+        rules: RULES_BY_ID,
+      });
+      const capabilities = checks.flatMap((check) => check.project.capabilities);
+      expect(capabilities.length).toBeGreaterThan(0);
+      expect(capabilities.filter((capability) => capability.webviews === shared).length).toBe(
+        capabilities.length,
+      );
+      expect(shared).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("records unknown fields of a wrapped file's top level only", () => {

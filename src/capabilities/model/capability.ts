@@ -89,49 +89,69 @@ export function toCapability(
   if (typeof raw.identifier !== "string") return undefined;
   const base = object.path;
   const remote = isPlainObject(raw.remote) ? raw.remote : undefined;
-  const written: WrittenCapability = new Written(
-    remote !== undefined,
-    unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
-    stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD),
-  );
-  const list = (field: ListField, value: unknown, ...steps: string[]): ModelItem[] => {
-    if (value !== undefined)
-      written.listLengths[field] = Array.isArray(value) ? value.length : null;
-    return stringItems(value, base, ...steps);
-  };
-  const capability: Capability = new ModelCapability(
+  const lengths = new ListLengths();
+  // Unknown fields in the order they are said: the capability's, its entries', its remote's.
+  let unknown = unknownFields(raw, base, CAPABILITY_FIELDS, "capability", NO_ITEMS);
+  const windows = listItems(lengths, "windows", raw.windows, base, "windows");
+  const webviews = listItems(lengths, "webviews", raw.webviews, base, "webviews");
+  let permissions: PermissionEntry[] = NO_ITEMS;
+  let notMade = 0;
+  if (Array.isArray(raw.permissions)) {
+    const made = toEntries(raw.permissions, base, unknown, entriesWanted);
+    permissions = made.entries;
+    notMade = made.notMade;
+    unknown = made.unknown;
+  }
+  let urls: ModelItem[] | undefined;
+  if (remote) {
+    unknown = unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote", unknown);
+    urls = listItems(lengths, "remote.urls", remote.urls, base, REMOTE_URLS);
+  }
+  const capability = new ModelCapability(
     raw.identifier,
     typeof raw.description === "string" ? raw.description : "",
     typeof raw.local === "boolean" ? raw.local : true,
-    list("windows", raw.windows, "windows"),
-    list("webviews", raw.webviews, "webviews"),
-    written,
+    windows,
+    webviews,
+    permissions,
+    new Written(
+      lengths,
+      remote !== undefined,
+      unknown,
+      stringItems(raw[SUPPRESSION_FIELD], base, SUPPRESSION_FIELD),
+    ),
     // Written out, not spread: a spread copies the source's shape, and the path added to it went
     // to a second, out-of-object store (80 bytes more a capability).
     source.inline
       ? new InlineSource(source.file, source.absolutePath, base)
       : new FileSource(source.file, source.absolutePath, base),
+    notMade,
   );
-  if (Array.isArray(raw.permissions)) {
-    const { entries, notMade } = toEntries(
-      raw.permissions,
-      childPath(base, "permissions"),
-      written.unknownFields,
-      entriesWanted,
-    );
-    capability.permissions = entries;
-    if (notMade > 0) entriesNotMade.set(capability, notMade);
-  }
-  if (remote) {
-    for (const item of unknownFields(remote, { base, field: "remote" }, REMOTE_FIELDS, "remote"))
-      written.unknownFields.push(item);
-    const urls = list("remote.urls", remote.urls, "remote", "urls");
-    if (Array.isArray(remote.urls)) capability.remote = new Remote(urls);
-  }
+  if (urls !== undefined && Array.isArray(remote!.urls)) capability.remote = new Remote(urls);
   if (typeof raw.$schema === "string") capability.schemaRef = raw.$schema;
-  const platforms = list("platforms", raw.platforms, "platforms");
-  if (Array.isArray(raw.platforms)) capability.platforms = platforms;
+  if (raw.platforms !== undefined) {
+    const platforms = listItems(lengths, "platforms", raw.platforms, base, "platforms");
+    if (Array.isArray(raw.platforms)) capability.platforms = platforms;
+  }
   return capability;
+}
+
+/** The steps from a capability to its remote URLs, shared by every URL item. */
+const REMOTE_URLS: readonly string[] = ["remote", "urls"];
+
+/** A list field's items, its length as written noted in `lengths` (when the field is there). */
+function listItems(
+  lengths: ListLengths,
+  field: ListField,
+  value: unknown,
+  base: JsonPath,
+  steps: string | readonly string[],
+): ModelItem[] {
+  if (value !== undefined)
+    (lengths as WrittenCapability["listLengths"])[field] = Array.isArray(value)
+      ? value.length
+      : null;
+  return stringItems(value, base, steps);
 }
 
 // The objects the model keeps for the whole run are made by constructors, not object literals: V8
@@ -162,17 +182,31 @@ class ModelCapability implements Capability {
     local: boolean,
     windows: ModelItem[],
     webviews: ModelItem[],
+    permissions: PermissionEntry[],
     written: WrittenCapability,
     source: CapabilitySource,
+    entriesNotMade: number,
   ) {
     this.identifier = identifier;
     this.description = description;
     this.local = local;
     this.windows = windows;
     this.webviews = webviews;
-    this.permissions = emptyList();
+    this.permissions = permissions;
     this.written = written;
     this.source = source;
+    this.#entriesNotMade = entriesNotMade;
+  }
+
+  /**
+   * Permission entries past the file's bound, counted and not made (`entriesWanted`). A private field:
+   * no own property a copy or JSON of the capability would show; a `WeakMap` beside the model held
+   * an entry for each of bench row 6's 18,500 capabilities past the bound, for the collector to trace.
+   */
+  readonly #entriesNotMade: number;
+
+  get entriesNotMade(): number {
+    return this.#entriesNotMade;
   }
 }
 
@@ -182,8 +216,13 @@ class Written implements WrittenCapability {
   unknownFields: UnknownField[];
   suppressions: ModelItem[];
 
-  constructor(remoteObject: boolean, unknownFields: UnknownField[], suppressions: ModelItem[]) {
-    this.listLengths = new ListLengths();
+  constructor(
+    listLengths: ListLengths,
+    remoteObject: boolean,
+    unknownFields: UnknownField[],
+    suppressions: ModelItem[],
+  ) {
+    this.listLengths = listLengths;
     this.remoteObject = remoteObject;
     this.unknownFields = unknownFields;
     this.suppressions = suppressions;
@@ -227,13 +266,29 @@ class InlineSource implements CapabilitySource {
   }
 }
 
+/**
+ * A string item of a capability's list. Its path is made on first use (a finding, a fix, a query's
+ * line) from the capability's path, which all its items share, the list's steps and its index: an
+ * array per item, kept for the run, was a third of a capability's memory in bench row 6 (two window
+ * items each). Private fields: the item's own properties stay `value` alone.
+ */
 class Item implements ModelItem {
   value: string;
-  path: JsonPath;
+  readonly #base: JsonPath;
+  readonly #steps: string | readonly string[];
+  readonly #index: number;
+  #path: JsonPath | undefined;
 
-  constructor(value: string, path: JsonPath) {
+  constructor(value: string, base: JsonPath, steps: string | readonly string[], index: number) {
     this.value = value;
-    this.path = path;
+    this.#base = base;
+    this.#steps = steps;
+    this.#index = index;
+    this.#path = undefined;
+  }
+
+  get path(): JsonPath {
+    return (this.#path ??= this.#base.concat(this.#steps, this.#index));
   }
 }
 
@@ -252,6 +307,14 @@ const EMPTY_OBJECTS: object[] = (() => {
 })();
 
 /**
+ * The model's one empty list, of the filled lists' elements kind, for every list a capability does
+ * not have (webviews, suppressions, unknown fields, the entries past the file's bound): most
+ * capabilities have several, each an object kept for the run. Nothing writes a model list after
+ * the model is made (the bounds replace a list by a shorter copy); the model copies it before adding.
+ */
+const NO_ITEMS: never[] = emptyList();
+
+/**
  * Distinct strings the model keeps, one string object per text. Each parsed entry's identifier (and
  * each list item) is a string object of its own, and the engine, the rules and the memos look every
  * one up by text many times (`Map.get(entry.identifier)`): a lookup of another object with the same
@@ -267,10 +330,13 @@ export function sharedText(text: string): string {
   return sharedTexts.get(text, itself);
 }
 
-/** The string items of the list at `base` + `steps`, each with its path; nothing when the value is no list. */
-function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelItem[] {
-  if (!Array.isArray(value) || value.length === 0) return emptyList();
-  const list = childPath(base, ...steps);
+/** The string items of the list at `base` + `steps`, each knowing its path; nothing when the value is no list. */
+function stringItems(
+  value: unknown,
+  base: JsonPath,
+  steps: string | readonly string[],
+): ModelItem[] {
+  if (!Array.isArray(value) || value.length === 0) return NO_ITEMS;
   // A list of strings only (the usual one) is made at its length: the first push grows a list to
   // 17 slots (152 bytes), and the model keeps one for every list of every capability. A copy of the
   // parsed list, overwritten in place: `every` and `map` took a closure each per list.
@@ -280,13 +346,16 @@ function stringItems(value: unknown, base: JsonPath, ...steps: string[]): ModelI
   if (strings) {
     const made = value.slice() as ModelItem[];
     for (let index = 0; index < made.length; index++)
-      made[index] = new Item(sharedText(value[index] as string), list.concat(index));
+      made[index] = new Item(sharedText(value[index] as string), base, steps, index);
     return made;
   }
-  const items: ModelItem[] = emptyList();
+  let items: ModelItem[] = NO_ITEMS;
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
-    if (typeof item === "string") items.push(new Item(sharedText(item), list.concat(index)));
+    if (typeof item === "string") {
+      if (items === NO_ITEMS) items = emptyList();
+      items.push(new Item(sharedText(item), base, steps, index));
+    }
   }
   return items;
 }
@@ -296,6 +365,8 @@ function unknownFields(
   at: JsonPath | { readonly path: JsonPath } | { base: JsonPath; field: string | number },
   known: readonly string[],
   kind: UnknownField["object"],
+  /** Unknown fields said before these, added to (a copy when it is the shared empty list). */
+  before: UnknownField[],
 ): UnknownField[] {
   let unknownKeys: string[] | undefined;
   // `for in`, not `Object.keys`: no list of keys is made for an object that, like most, has no
@@ -303,12 +374,15 @@ function unknownFields(
   for (const key in object)
     if (!known.includes(key) && Object.prototype.hasOwnProperty.call(object, key))
       (unknownKeys ??= []).push(key);
-  if (unknownKeys === undefined) return emptyList();
+  if (unknownKeys === undefined) return before;
   const keys = Object.keys(object);
   const path = "path" in at ? at.path : "base" in at ? childPath(at.base, at.field) : at;
   // One set for all of them: a did-you-mean asks it for each known field (an array made 32,000 unknown keys quadratic).
   const siblings: ReadonlySet<string> = new Set(keys);
-  return unknownKeys.map((key) => ({ key, path: childPath(path, key), object: kind, siblings }));
+  const fields = before === NO_ITEMS ? emptyList<UnknownField>() : before;
+  for (const key of unknownKeys)
+    fields.push({ key, path: childPath(path, key), object: kind, siblings });
+  return fields;
 }
 
 /** Keys of a wrapped file's top-level object (`{"capabilities": [...]}`) that the format does not define. */
@@ -333,49 +407,58 @@ export function entryPath(capability: Capability, path: JsonPath): JsonPath {
 }
 
 /**
- * The permission entries of a capability that were not made because the file's entry bound keeps
+ * How many permission entries of a capability were not made because the file's entry bound keeps
  * none of them (`toCapability`'s `entriesWanted`): `limitCapability` counts them as the list's.
  */
-export const entriesNotMade = new WeakMap<Capability, number>();
+export function entriesNotMade(capability: Capability): number {
+  return capability instanceof ModelCapability ? capability.entriesNotMade : 0;
+}
 
 function toEntries(
   value: unknown[],
-  list: JsonPath,
-  unknown: UnknownField[],
+  base: JsonPath,
+  before: UnknownField[],
   wanted: number,
-): { entries: PermissionEntry[]; notMade: number } {
-  const entries: PermissionEntry[] = emptyList();
+): { entries: PermissionEntry[]; notMade: number; unknown: UnknownField[] } {
+  let unknown = before;
+  let entries: PermissionEntry[] = NO_ITEMS;
+  // The list's path, shared by its entries, made with the first entry: a capability past the file's
+  // bound (most of bench row 6's 20,000) makes none.
+  let list: JsonPath | undefined;
   let notMade = 0;
   // An indexed loop: this runs once per capability, mostly before the optimiser compiles it, and a
   // `forEach` callback or a for-of step allocates there.
   for (let index = 0; index < value.length; index++) {
     const item: unknown = value[index];
     if (typeof item === "string") {
-      if (entries.length < wanted)
+      if (entries.length < wanted) {
+        if (entries === NO_ITEMS) entries = emptyList();
+        list ??= childPath(base, "permissions");
         entries.push(new ListedEntry(sharedText(item), false, list, index));
-      else notMade++;
+      } else notMade++;
     } else if (isPlainObject(item) && typeof item.identifier === "string") {
+      list ??= childPath(base, "permissions");
       if (entries.length >= wanted) {
         // Not checked past the bound, but its unknown keys are still said, as for the entries kept.
-        for (const field of unknownFields(
+        unknown = unknownFields(
           item,
           { base: list, field: index },
           PERMISSION_ENTRY_FIELDS,
           "permission entry",
-        ))
-          unknown.push(field);
+          unknown,
+        );
         notMade++;
         continue;
       }
+      if (entries === NO_ITEMS) entries = emptyList();
       const entry = new ListedEntry(sharedText(item.identifier), true, list, index);
-      for (const field of unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry"))
-        unknown.push(field);
+      unknown = unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry", unknown);
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
   }
-  return { entries, notMade };
+  return { entries, notMade, unknown };
 }
 
 /** A path no entry has, of the kind (strings and integers) every entry's path is. */

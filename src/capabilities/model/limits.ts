@@ -85,7 +85,7 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
         path: childPath(base, ...steps),
         message: `${what} lists ${countText(length)} entries, over the limit of ${countText(limit)} caplint checks in one capability; the rest are not checked`,
       });
-      list = list.slice(0, limit);
+      if (list.length > limit) list = list.slice(0, limit);
       length = limit;
     }
     if (!budgeted) return list;
@@ -98,7 +98,9 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
         });
         budget.exhausted = true;
       }
-      list = list.slice(0, room);
+      // Cut only when made entries are past the bound: a capability of entries not made has none
+      // (and keeps the model's shared empty list, not a copy of it).
+      if (list.length > room) list = list.slice(0, room);
     }
     budget.used += list.length;
     return list;
@@ -142,7 +144,7 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     ["permissions"],
     "permissions",
     true,
-    entriesNotMade.get(capability),
+    entriesNotMade(capability),
   );
   return problems;
 }
