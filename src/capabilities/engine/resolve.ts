@@ -857,11 +857,17 @@ function patternProblemsOf(
   // mostly before the optimiser compiles it, where each for-of step allocates.
   let problems = labelPatternProblems(undefined, "windows", capability.windows);
   problems = labelPatternProblems(problems, "webviews", capability.webviews);
+  // An item's path is made when asked (model/capability.ts): only for a problem.
   for (let u = 0; u < urls.length; u++) {
-    const { value: pattern, path } = urls[u]!;
+    const pattern = urls[u]!.value;
     const strict = compileRemotePattern(pattern);
     if (!strict.ok)
-      (problems ??= []).push({ field: "remote.urls", path, pattern, message: strict.message });
+      (problems ??= []).push({
+        field: "remote.urls",
+        path: urls[u]!.path,
+        pattern,
+        message: strict.message,
+      });
   }
   return problems ?? NO_PATTERN_PROBLEMS;
 }
@@ -872,9 +878,10 @@ function labelPatternProblems(
   items: readonly ModelItem[],
 ): PatternProblem[] | undefined {
   for (let i = 0; i < items.length; i++) {
-    const { value: pattern, path } = items[i]!;
+    const pattern = items[i]!.value;
     const compiled = compileLabelPattern(pattern);
-    if (!compiled.ok) (problems ??= []).push({ field, path, pattern, message: compiled.message });
+    if (!compiled.ok)
+      (problems ??= []).push({ field, path: items[i]!.path, pattern, message: compiled.message });
   }
   return problems;
 }

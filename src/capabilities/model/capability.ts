@@ -267,28 +267,28 @@ class InlineSource implements CapabilitySource {
 }
 
 /**
- * A string item of a capability's list. Its path is made on first use (a finding, a fix, a query's
- * line) from the capability's path, which all its items share, the list's steps and its index: an
- * array per item, kept for the run, was a third of a capability's memory in bench row 6 (two window
- * items each). Private fields: the item's own properties stay `value` alone.
+ * A string item of a capability's list. Its path is made when asked (a finding, a fix, a query's
+ * line) from the capability's path, which all its items share, the list's steps and its index, and
+ * not kept: an array per item, kept for the run, was a third of a capability's memory in bench row
+ * 6 (two window items each), and a rule that reads every item's path for its findings (most items
+ * have none) makes arrays that die young instead of ones the collector copies. Private fields: the
+ * item's own properties stay `value` alone.
  */
 class Item implements ModelItem {
   value: string;
   readonly #base: JsonPath;
   readonly #steps: string | readonly string[];
   readonly #index: number;
-  #path: JsonPath | undefined;
 
   constructor(value: string, base: JsonPath, steps: string | readonly string[], index: number) {
     this.value = value;
     this.#base = base;
     this.#steps = steps;
     this.#index = index;
-    this.#path = undefined;
   }
 
   get path(): JsonPath {
-    return (this.#path ??= this.#base.concat(this.#steps, this.#index));
+    return this.#base.concat(this.#steps, this.#index);
   }
 }
 
