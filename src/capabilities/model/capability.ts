@@ -288,7 +288,13 @@ class Item implements ModelItem {
   }
 
   get path(): JsonPath {
-    return this.#base.concat(this.#steps, this.#index);
+    // Spread, not `concat`: a `concat` of strings and numbers takes V8's slow path (400 ns against
+    // 80 ns a path; invalid-label-pattern asks for all 40,000 of bench row 6). The room to grow a
+    // spread leaves costs nothing in an array that dies young.
+    const steps = this.#steps;
+    return typeof steps === "string"
+      ? [...this.#base, steps, this.#index]
+      : [...this.#base, ...steps, this.#index];
   }
 }
 
