@@ -42,6 +42,11 @@ export const work = {
    */
   entriesNumbered: 0,
   /**
+   * Entries with a scope list handed to a rule about scopes (dead-scope, scope-conflict) from the
+   * shared index (`scopedEntryIndexes`): the entries without one are not walked.
+   */
+  scopedEntriesVisited: 0,
+  /**
    * Decisions of redundant-permission worded (each covered entry's group item, path down the set and
    * fix title): once per distinct decision, however many capabilities are decided alike.
    */

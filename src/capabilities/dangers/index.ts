@@ -21,6 +21,7 @@ import {
   type PlatformSet,
 } from "../engine/platform-set.js";
 import type { Expansion } from "../engine/expand.js";
+import type { GlobalScopeContribution } from "../engine/model.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { compareCodePoints } from "../engine/model.js";
 import { work } from "../work.js";
@@ -272,7 +273,13 @@ export async function dangerousGrantsOnEveryPlatform(
     for (const command of danger.commands)
       for (const index of resolution.grantersOf(command)) granters.add(index);
   const lending = new Lending(resolution);
-  for (const capabilityIndex of [...granters].sort((a, b) => a - b)) {
+  const inOrder = [...granters].sort((a, b) => a - b);
+  // Indexed loops here and in what this calls per capability and grant: a `for…of` loop wraps its
+  // body in the iterator's try/finally, which makes every call in it a throwing edge of the graph the
+  // optimising compiler builds (these functions run hot once per process, so their compile is paid
+  // by every run).
+  for (let i = 0; i < inOrder.length; i++) {
+    const capabilityIndex = inOrder[i]!;
     const { resolved, on } = resolution.capabilities[capabilityIndex]!;
     // As the host, a capability without contexts holds no entry: it grants nothing.
     if (resolved.contexts.length === 0) continue;
@@ -303,7 +310,8 @@ export async function dangerousGrantsOnEveryPlatform(
             let grant = grants[s / SITE];
             if (!grant) {
               work.dangerousLeaves++;
-              const [g, l] = [list[s]!, list[s + 1]!];
+              const g = list[s]!;
+              const l = list[s + 1]!;
               const { provenance, scope } = resolution.sharedOf(g, l);
               const { key } = resolution.grantExpansion(g).leaves[l]!;
               grant = grants[s / SITE] = { command, key, scope, provenance };
@@ -328,7 +336,9 @@ export async function dangerousGrantsOnEveryPlatform(
         if (exposure) found.exposure = exposure;
         out.push({ found, on: set, model });
       };
-      for (const alike of alikeSets(resolution, on, danger, bySite)) {
+      const alikes = alikeSets(resolution, on, danger, bySite);
+      for (let a = 0; a < alikes.length; a++) {
+        const alike = alikes[a]!;
         if (!danger.broad) {
           judge(alike);
           continue;
@@ -336,12 +346,18 @@ export async function dangerousGrantsOnEveryPlatform(
         // Alike grants that the global scope lends the same broad values give one finding, unless a
         // grant's own deny list filters what is lent: then only platforms with the same global scope do.
         const lendingClass = lending.classes(danger, keys);
-        for (const lent of splitAlike(alike, (bit) => lendingClass[bit]!)) {
+        const lents = splitAlike(alike, (bit) => lendingClass[bit]!);
+        for (let t = 0; t < lents.length; t++) {
+          const lent = lents[t]!;
           const known = effectiveOn(lent);
           if (!hasOwnDeny(known.effective)) judge(lent, known);
-          else
-            for (const set of splitBySame(lent, (a, b) => lending.sameScope(keys, a, b)))
+          else {
+            const sets = splitBySame(lent, (a, b) => lending.sameScope(keys, a, b));
+            for (let u = 0; u < sets.length; u++) {
+              const set = sets[u]!;
               judge(set, firstPlatform(set) === firstPlatform(lent) ? known : effectiveOn(set));
+            }
+          }
         }
       }
     }
@@ -373,9 +389,13 @@ function dangerSitesOf(expansion: Expansion): readonly number[] | null {
   let sites = dangerSitesOfExpansion.get(expansion);
   if (sites === undefined) {
     const found: number[] = [];
-    for (let l = 0; l < expansion.leaves.length; l++)
-      for (const command of expansion.leaves[l]!.allowCommands)
-        for (const code of DANGER_COMMANDS.get(command) ?? NO_CODES) found.push(code, l);
+    for (let l = 0; l < expansion.leaves.length; l++) {
+      const commands = expansion.leaves[l]!.allowCommands;
+      for (let c = 0; c < commands.length; c++) {
+        const codes = DANGER_COMMANDS.get(commands[c]!) ?? NO_CODES;
+        for (let k = 0; k < codes.length; k++) found.push(codes[k]!, l);
+      }
+    }
     dangerSitesOfExpansion.set(expansion, (sites = found.length > 0 ? found : null));
   }
   return sites;
@@ -396,7 +416,9 @@ function dangerSitesIn(
   capabilityIndex: number,
 ): Array<Array<number[] | undefined> | undefined> {
   const byDanger: Array<Array<number[] | undefined> | undefined> = [];
-  const [first, end] = resolution.grantRange(capabilityIndex);
+  const range = resolution.grantRange(capabilityIndex);
+  const first = range[0];
+  const end = range[1];
   for (let g = first; g < end; g++) {
     const expansion = resolution.grantExpansion(g);
     const sites = dangerSitesOf(expansion);
@@ -587,7 +609,7 @@ function sameJudgement(
 
 /** Whether a grant's own scope denies something: it then filters what the global scope lends it. */
 function hasOwnDeny(grants: readonly GrantedLeaf[]): boolean {
-  for (const grant of grants) if ((grant.scope?.deny.length ?? 0) > 0) return true;
+  for (let i = 0; i < grants.length; i++) if ((grants[i]!.scope?.deny.length ?? 0) > 0) return true;
   return false;
 }
 
@@ -693,7 +715,8 @@ function judgeDanger(
       EntryProvenance,
       { scope: GrantedLeaf["scope"]; key: string; hit: boolean }
     >();
-    for (const grant of effective) {
+    for (let i = 0; i < effective.length; i++) {
+      const grant = effective[i]!;
       const before = judgedLeaves.get(grant.provenance);
       if (before && before.scope === grant.scope && before.key === grant.key) {
         if (before.hit) hits.push(grant);
@@ -733,7 +756,10 @@ function judgeDanger(
   // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
   if (!listsEntryAt(capability, first.provenance.path)) return undefined;
   const commands: string[] = [];
-  for (const grant of reached) if (!commands.includes(grant.command)) commands.push(grant.command);
+  for (let i = 0; i < reached.length; i++) {
+    const command = reached[i]!.command;
+    if (!commands.includes(command)) commands.push(command);
+  }
   const found: DangerousGrant = {
     danger,
     capability,
@@ -750,7 +776,8 @@ function judgeDanger(
 }
 
 function listsEntryAt(capability: Capability, path: JsonPath): boolean {
-  for (const entry of capability.permissions) if (entryIsAt(entry, path)) return true;
+  const entries = capability.permissions;
+  for (let i = 0; i < entries.length; i++) if (entryIsAt(entries[i]!, path)) return true;
   return false;
 }
 
@@ -818,8 +845,11 @@ function broadScope(
       // The scope's broad values are judged once per run (`scopeHitsOf`); a model filters them by its deny lists.
       own = [];
       const filtered = globalDenied.size > 0 || ownDenied !== undefined;
-      for (const hit of scopeHitsOf(danger, grant.scope))
+      const hits = scopeHitsOf(danger, grant.scope);
+      for (let i = 0; i < hits.length; i++) {
+        const hit = hits[i]!;
         if (!filtered || notDenied(keyOf(hit), globalDenied, ownDenied)) own.push(hit.hit);
+      }
       byScope.set(grant.scope, own);
     }
   }
@@ -881,7 +911,9 @@ function scopeHitsOf(danger: Danger, scope: ScopeLists): readonly ScopeHit[] {
   let hits = byScope.get(scope);
   if (!hits) {
     const made: ScopeHit[] = [];
-    for (const value of scope.allow) {
+    const allow = scope.allow;
+    for (let i = 0; i < allow.length; i++) {
+      const value = allow[i];
       work.scopeValues++;
       const hit = broad(value);
       if (hit === undefined) continue;
@@ -934,8 +966,12 @@ function globalHitsOf(
   const lenders = new Set<string>();
   const entries = new Map<string, EntryProvenance>();
   let commandLine = false;
-  for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
-    for (const scopeHit of scopeHitsOf(danger, contribution.scope)) {
+  const contributions = model.globalScope.get(key)?.contributions ?? NO_CONTRIBUTIONS_OF_SCOPE;
+  for (let c = 0; c < contributions.length; c++) {
+    const contribution = contributions[c]!;
+    const hits = scopeHitsOf(danger, contribution.scope);
+    for (let h = 0; h < hits.length; h++) {
+      const scopeHit = hits[h]!;
       if (filtered) {
         const valueKey = keyOf(scopeHit);
         if (globalDenied.has(valueKey) || ownDenied?.has(valueKey)) continue;
@@ -1049,11 +1085,14 @@ function quotedUnion(
   // A collection given twice names nothing new, so they are not made distinct first. Counted exactly
   // without copying the largest collection (the shared global scope): the others are a grant's few values.
   let largest: ReadonlySet<string> | undefined;
-  for (const collection of collections)
+  for (let c = 0; c < collections.length; c++) {
+    const collection = collections[c]!;
     if (collection instanceof Set && collection.size > (largest?.size ?? 0)) largest = collection;
+  }
   let total = largest ? largest.size - (except !== undefined && largest.has(except) ? 1 : 0) : 0;
   let extra: Set<string> | undefined;
-  for (const collection of collections) {
+  for (let c = 0; c < collections.length; c++) {
+    const collection = collections[c]!;
     if (collection === largest) continue;
     for (const name of collection)
       if (name !== except && !largest?.has(name)) (extra ??= new Set<string>()).add(name);
@@ -1062,8 +1101,8 @@ function quotedUnion(
   let quoted = "";
   let named = 0;
   const names: string[] = [];
-  walk: for (const collection of collections) {
-    for (const name of collection) {
+  walk: for (let c = 0; c < collections.length; c++) {
+    for (const name of collections[c]!) {
       if (named === shown) break walk;
       if (name !== except && !names.includes(name)) {
         names.push(name);
@@ -1178,6 +1217,7 @@ function globalBroadValues(model: ResolvedModel, danger: Danger): readonly Keyed
 const globalBroad = new WeakMap<ResolvedModel, Map<Danger, readonly KeyedValue[]>>();
 
 const NO_CONTRIBUTIONS: ReadonlyArray<{ scope: ScopeLists }> = [];
+const NO_CONTRIBUTIONS_OF_SCOPE: readonly GlobalScopeContribution[] = [];
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
 function runsSomewhere(model: ResolvedModel, grant: GrantedLeaf, capability: Capability): boolean {

@@ -11,6 +11,7 @@ import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 import { entryOf } from "./support/engine-helpers.js";
+import { scopedEntryIndexes } from "./support/entry-identifiers.js";
 import { inlineValue, syntaxOf } from "../../core/source/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
 
@@ -137,9 +138,10 @@ export default defineRule({
       return integers;
     };
     const entries = context.entries();
-    for (let i = 0; i < entries.length; i++) {
-      const { capability, entry } = entries[i]!;
-      // Most entries have no scope lists: skipped before any list is made.
+    // Most entries have no scope lists: only those that have one are walked (a shared index).
+    const scoped = scopedEntryIndexes(entries);
+    for (let s = 0; s < scoped.length; s++) {
+      const { capability, entry } = entries[scoped[s]!]!;
       if (!entry.allow && !entry.deny) continue;
       const lists = (["allow", "deny"] as const).filter(
         (list) => Array.isArray(entry[list]) && entry[list].length > 0,

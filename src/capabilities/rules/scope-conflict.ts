@@ -1,5 +1,6 @@
 import { sortMapKeys } from "../engine/normalize.js";
 import type { ScopeValue } from "../model/types.js";
+import { scopedEntryIndexes } from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -16,8 +17,10 @@ export default defineRule({
   },
   check(context) {
     const entries = context.entries();
-    for (let i = 0; i < entries.length; i++) {
-      const { capability, entry } = entries[i]!;
+    // Only entries with a scope list can list a value in both (a shared index of them).
+    const scoped = scopedEntryIndexes(entries);
+    for (let s = 0; s < scoped.length; s++) {
+      const { capability, entry } = entries[scoped[s]!]!;
       if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0)
         continue;
       const denied = entry.deny.map(canonicalJson);

@@ -78,3 +78,48 @@ describe("the identifier rules in a check", () => {
     expect(work.buildImpactsWorkedOut).toBe(60);
   });
 });
+
+describe("the rules about scopes in a check", () => {
+  it("walk only the entries with a scope list, from the shared index", async () => {
+    const scopedApp = writeCapabilityApp(
+      path.join(work_dir, "app-scoped"),
+      "test.entry.scoped",
+      Array.from({ length: 30 }, (_, i) => ({
+        identifier: `s${i}`,
+        windows: ["main"],
+        permissions: [
+          ...PERMISSIONS.slice(0, 7),
+          // scope-conflict: the allowed path is denied too.
+          {
+            identifier: "fs:allow-read-file",
+            allow: [{ path: "$APPDATA/a" }],
+            deny: [{ path: "$APPDATA/a" }],
+          },
+        ],
+      })),
+    );
+    resetWork();
+    const result = await run(
+      [
+        "check",
+        "--app",
+        scopedApp,
+        "--format",
+        "json",
+        "--only",
+        "scope-conflict",
+        "--only",
+        "dead-scope",
+      ],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const found = (JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string }> })
+      .diagnostics;
+    expect(found.filter((d) => d.ruleId === "scope-conflict").length).toBe(30);
+    // The 240 entries are numbered once; each of the two rules then visits the 30 scoped ones (each
+    // walked all 240 before).
+    expect(work.entriesNumbered).toBe(240);
+    expect(work.scopedEntriesVisited).toBe(2 * 30);
+  });
+});

@@ -18,6 +18,12 @@ export interface EntryIdentifiers {
   readonly numberOf: Int32Array;
   /** Per capability with entries, the index of its first entry in the entries list. */
   readonly firstEntryOf: ReadonlyMap<Capability, number>;
+  /**
+   * The indices of the entries with an `allow` or `deny` list (neither undefined nor null), in order:
+   * the rules that judge scopes walk these few instead of every entry (row 5: 2,664 lists among
+   * 56,016 entries).
+   */
+  readonly scoped: Int32Array;
 }
 
 /** By entries list: the linter shares one list between the rules of a run (an editor's view, one per view). */
@@ -35,6 +41,7 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
   const identifiers: string[] = [];
   const numberOf = new Int32Array(entries.length);
   const firstEntryOf = new Map<Capability, number>();
+  const scoped: number[] = [];
   let last: Capability | undefined;
   for (let i = 0; i < entries.length; i++) {
     const { capability, entry } = entries[i]!;
@@ -49,9 +56,27 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
       identifiers.push(entry.identifier);
     }
     numberOf[i] = number;
+    if (hasScopeList(entry)) scoped.push(i);
   }
   work.entriesNumbered += entries.length;
-  return { identifiers, numberOf, firstEntryOf };
+  return { identifiers, numberOf, firstEntryOf, scoped: Int32Array.from(scoped) };
+}
+
+function hasScopeList(entry: PermissionEntry): boolean {
+  return (
+    (entry.allow !== undefined && entry.allow !== null) ||
+    (entry.deny !== undefined && entry.deny !== null)
+  );
+}
+
+/**
+ * The indices of the entries with an `allow` or `deny` list, in entry order, from the shared index: a
+ * rule about scopes walks these instead of every entry.
+ */
+export function scopedEntryIndexes(entries: Entries): Int32Array {
+  const { scoped } = entryIdentifiers(entries);
+  work.scopedEntriesVisited += scoped.length;
+  return scoped;
 }
 
 /**
