@@ -64,39 +64,9 @@ export default defineRule({
       if (alike === undefined) decided.set(hash, (alike = []));
       for (let d = 0; d < alike.length; d++)
         if (sameDecision(alike[d]!, granted, platforms)) return alike[d]!;
-      const covered: number[] = [];
-      // Only sets can cover another entry. Plain loops: this runs for every capability, mostly before
-      // the optimiser has compiled it.
-      const sets: number[] = [];
-      for (let i = 0; i < granted.length; i++) {
-        const set = granted[i]!;
-        if (!set.isSet) continue;
-        for (const platform of platforms) {
-          if (leavesOn(set, platform).size === 0) continue;
-          sets.push(i);
-          break;
-        }
-      }
-      if (sets.length > 0) {
-        for (let i = 0; i < granted.length; i++) {
-          const mine = granted[i]!;
-          // The first set that covers it on every platform the capability is active on.
-          for (const other of sets) {
-            const theirs = granted[other]!;
-            if (other === i || theirs === mine) continue;
-            let everywhere = true;
-            for (const platform of platforms) {
-              if (coveredOn(mine, theirs, platform)) continue;
-              everywhere = false;
-              break;
-            }
-            if (!everywhere) continue;
-            covered.push(i, other);
-            break;
-          }
-        }
-      }
-      const decision: Decision = { granted, platforms, covered, words: undefined };
+      // Worked out apart: most capabilities find their decision above, so the optimiser compiles
+      // this lookup with the feedback of hits only, and a new decision no longer deoptimises it.
+      const decision = newDecision(granted, platforms);
       alike.push(decision);
       return decision;
     };
@@ -107,7 +77,9 @@ export default defineRule({
     const grantedByNumber = new Array<Granted | undefined>(index.identifiers.length).fill(
       undefined,
     );
-    for (const capability of context.capabilities) {
+    const capabilities = context.capabilities;
+    for (let k = 0; k < capabilities.length; k++) {
+      const capability = capabilities[k]!;
       const active = activePlatforms(capability);
       if (active.length === 0) continue;
       // Plain loops into fresh arrays: the arrays `filter` and `map` return differ in elements kind
@@ -219,8 +191,10 @@ function leavesOn(granted: Granted, platform: number): ReadonlySet<string> {
   if (known) return known;
   const name = TARGETS[platform]!;
   const leaves = new Set<string>();
-  for (const leaf of granted.leaves)
+  for (let l = 0; l < granted.leaves.length; l++) {
+    const leaf = granted.leaves[l]!;
     if (leaf.platforms === undefined || leaf.platforms.includes(name)) leaves.add(leaf.id);
+  }
   granted.byPlatform[platform] = leaves;
   return leaves;
 }
@@ -245,6 +219,44 @@ function coveredOn(mine: Granted, theirs: Granted, platform: number): boolean {
     known.set(theirs, covered);
   }
   return covered;
+}
+
+/** Which of a capability's candidates (what each grants, in order) a set among them covers on every one of `platforms`. */
+function newDecision(granted: readonly Granted[], platforms: readonly number[]): Decision {
+  const covered: number[] = [];
+  // Only sets can cover another entry. Plain indexed loops: no iterator's try/finally in the
+  // optimised code.
+  const sets: number[] = [];
+  for (let i = 0; i < granted.length; i++) {
+    const set = granted[i]!;
+    if (!set.isSet) continue;
+    for (let p = 0; p < platforms.length; p++) {
+      if (leavesOn(set, platforms[p]!).size === 0) continue;
+      sets.push(i);
+      break;
+    }
+  }
+  if (sets.length > 0) {
+    for (let i = 0; i < granted.length; i++) {
+      const mine = granted[i]!;
+      // The first set that covers it on every platform the capability is active on.
+      for (let o = 0; o < sets.length; o++) {
+        const other = sets[o]!;
+        const theirs = granted[other]!;
+        if (other === i || theirs === mine) continue;
+        let everywhere = true;
+        for (let p = 0; p < platforms.length; p++) {
+          if (coveredOn(mine, theirs, platforms[p]!)) continue;
+          everywhere = false;
+          break;
+        }
+        if (!everywhere) continue;
+        covered.push(i, other);
+        break;
+      }
+    }
+  }
+  return { granted, platforms, covered, words: undefined };
 }
 
 /** ` (a › b › c)` when the set reaches `leaf` through nested sets, else nothing. */
