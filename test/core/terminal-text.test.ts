@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { format, lint, loadProject } from "../../src/index.js";
 import {
   oneLine,
+  outputScans,
   terminalSafe,
   textLines,
   WorkflowCommandGuard,
@@ -250,6 +251,31 @@ describe("the compact report escapes each value of a line", () => {
     expect(report).toBe(textLines(lines));
     expect(report.endsWith("]\n")).toBe(true);
     expect(compact({ diagnostics: [], summary: summarize([], 0) }, REPORT_CONTEXT)).toBe("");
+  });
+
+  it("is written without a second search for controls, as the search would have written it", () => {
+    const diagnostics = [
+      ...Object.values(PAYLOADS),
+      "\ud800",
+      "end \ud83d",
+      "plain \ud83d\ude00",
+    ].flatMap((value, i) => [
+      diagnosticWith(value, `message ${i}`),
+      diagnosticWith("a.json", value),
+    ]);
+    const report = compact({ diagnostics, summary: summarize(diagnostics, 1) }, REPORT_CONTEXT);
+    const before = outputScans.count;
+    const written = terminalSafe(report);
+    expect(outputScans.count).toBe(before);
+    // Written once, forgotten: the same text again is searched, and the search changes nothing.
+    expect(terminalSafe(report)).toBe(written);
+    expect(outputScans.count).toBe(before + 1);
+    expect(written).toBe(report);
+    expectNoRawControls(written);
+    // Any other text is searched and escaped as before.
+    expect(terminalSafe(`x${report}`)).toBe(`x${report}`);
+    expect(terminalSafe("a\u001bb")).toBe("a\\u001bb");
+    expect(outputScans.count).toBe(before + 3);
   });
 
   const REPORT_CONTEXT = {

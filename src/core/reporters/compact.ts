@@ -1,4 +1,4 @@
-import { oneLine } from "../terminal-text.js";
+import { escapedText, oneLine } from "../terminal-text.js";
 import type { Reporter } from "./types.js";
 
 /**
@@ -24,7 +24,9 @@ const compact: Reporter = ({ diagnostics }) => {
     } else parts.push(oneLine(d.liveServer), ": ");
     parts.push(severity.of(d.severity), " ", oneLine(d.message), " [", ruleId.of(d.ruleId), "]\n");
   }
-  return parts.join("");
+  // Every value above is escaped and the text between them is ASCII: the output layer need not
+  // search the whole report for controls again.
+  return escapedText(parts.join(""));
 };
 
 /** {@link oneLine} of a value, kept for the next value when that is the same string. */
