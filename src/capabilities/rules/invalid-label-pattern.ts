@@ -28,13 +28,15 @@ export default defineRule({
     const impactOf = patternImpactOf(context);
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
-        for (const { value: pattern, path } of capability[field]) {
-          const at = { at: capability.source, path };
+        // An item's path is made when asked (model/capability.ts): only for a finding.
+        for (const item of capability[field]) {
+          const pattern = item.value;
           const compiled = compileLabelPattern(pattern);
           if (!compiled.ok) {
             const impact = await impactOf(capability);
             context.report({
-              ...at,
+              at: capability.source,
+              path: item.path,
               demote: impact.demote,
               messageId: "invalidPattern",
               data: {
@@ -52,7 +54,8 @@ export default defineRule({
           if (!checkLabel(literal).ok) {
             const bad = [...literal].find((ch) => !checkLabel(ch).ok)!;
             context.report({
-              ...at,
+              at: capability.source,
+              path: item.path,
               // The host builds it; the pattern only grants nothing, so a warning.
               demote: true,
               messageId: "impossibleCharacter",

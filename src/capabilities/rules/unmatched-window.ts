@@ -133,18 +133,21 @@ export default defineRule({
     for (const capability of context.capabilities) {
       const view = viewOf(targetsOf(capability));
       for (const field of ["windows", "webviews"] as const) {
-        for (const { value: pattern, path } of capability[field]) {
+        // An item's path is made when asked (model/capability.ts): only for a finding.
+        for (const item of capability[field]) {
+          const pattern = item.value;
           const verdict = matchesNothing(pattern, view);
           if (verdict === "over-budget") {
             context.report({
               at: capability.source,
-              path,
+              path: item.path,
               messageId: "budget",
               data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") },
             });
             return;
           }
           if (!verdict) continue;
+          const path = item.path;
           const kind = field === "windows" ? "window" : "webview";
           const isGlob = /[*?[]/.test(pattern);
           const elsewhere =
