@@ -22,20 +22,23 @@ function app(count: number, scope: readonly unknown[]): string {
   );
 }
 
+/** dangerous-permission's findings on an app, checked in-process (its work counters count them). */
+async function dangerFindings(dir: string): Promise<Array<{ message: string }>> {
+  const result = await run(
+    ["check", "--app", dir, "--format", "json", "--only", "dangerous-permission"],
+    workDir,
+  );
+  expect(result.stderr).toBe("");
+  return (JSON.parse(result.stdout) as { diagnostics: Array<{ message: string }> }).diagnostics;
+}
+
 describe("dangerous-permission's work", () => {
   it("judges each scope value once: the finding's wording reuses the judgement", async () => {
     // Two broad paths and a narrow one per capability. Judging the grant and then wording its finding
     // read every value twice (60 here); the scope's broad values are now judged once for the run.
     const scope = [{ path: "$HOME/**" }, { path: "/**" }, { path: "$APPDATA/notes" }];
     resetWork();
-    const result = await run(
-      ["check", "--app", app(10, scope), "--format", "json", "--only", "dangerous-permission"],
-      workDir,
-    );
-    expect(result.stderr).toBe("");
-    const { diagnostics } = JSON.parse(result.stdout) as {
-      diagnostics: Array<{ message: string }>;
-    };
+    const diagnostics = await dangerFindings(app(10, scope));
     expect(diagnostics).toHaveLength(10);
     expect(diagnostics[0]!.message).toContain('"$HOME/**", "/**"');
     expect(work.scopeValues).toBe(10 * scope.length);
@@ -59,14 +62,7 @@ describe("dangerous-permission's work", () => {
       })),
     );
     resetWork();
-    const result = await run(
-      ["check", "--app", dir, "--format", "json", "--only", "dangerous-permission"],
-      workDir,
-    );
-    expect(result.stderr).toBe("");
-    const { diagnostics } = JSON.parse(result.stdout) as {
-      diagnostics: Array<{ message: string }>;
-    };
+    const diagnostics = await dangerFindings(dir);
     expect(diagnostics).toHaveLength(10);
     expect(diagnostics[0]!.message).toContain("remote pages");
     expect(work.dangerousLeaves).toBe(10 * 2);
