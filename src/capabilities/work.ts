@@ -63,6 +63,16 @@ export const work = {
   suggestionDistanceTables: 0,
   /** Identifier pools (a plugin's identifiers, lowercased) made for suggestions: once per manifest and run. */
   identifierPoolsMade: 0,
+  /**
+   * Distinct window or webview patterns invalid-label-pattern judged (compiled, their literal text
+   * checked): once per pattern and run, however many capabilities list it.
+   */
+  labelPatternsJudged: 0,
+  /**
+   * Indexes of the capabilities by file and identifier made to place resolution problems (set-cycle,
+   * unknown-set-member, default-without-set): one per run's capabilities list, shared by the rules.
+   */
+  problemCapabilityIndexes: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */

@@ -219,18 +219,23 @@ function victimsOf(model: ResolvedModel, denying: number, index: ReachIndex): Vi
   return { count, first: candidates.slice(0, NAMED).map((c) => c.capabilityIndex) };
 }
 
-const reachKeys = new WeakMap<object, string>();
+/**
+ * By the model's capability: each platform model has its own resolved copy of a capability, but the
+ * windows, webviews and contexts the engine prepares are the capability's own (the same on every
+ * platform), so one key serves every model.
+ */
+const reachKeys = new WeakMap<Capability, string>();
 
 /** What `covers` looks at of an allowing capability, as one string. */
 function reachKey(capability: ResolvedModel["capabilities"][number]): string {
-  let key = reachKeys.get(capability);
+  let key = reachKeys.get(capability.capability);
   if (key === undefined) {
     key = JSON.stringify([
       capability.windows,
       capability.webviews,
       capability.contexts.map(contextKey),
     ]);
-    reachKeys.set(capability, key);
+    reachKeys.set(capability.capability, key);
   }
   return key;
 }
@@ -284,12 +289,13 @@ interface Reach {
   origins: ReadonlySet<string>;
 }
 
-const reaches = new WeakMap<object, Reach>();
+/** By the model's capability, as `reachKeys`: a deny's reach is the same on every platform. */
+const reaches = new WeakMap<Capability, Reach>();
 const contextKey = (c: Context) => (c.kind === "local" ? "local" : `remote ${c.url}`);
 
 /** What a denying capability reaches, computed once per capability rather than once per allow it is compared with. */
 function reachOf(capability: ResolvedModel["capabilities"][number]): Reach {
-  let reach = reaches.get(capability);
+  let reach = reaches.get(capability.capability);
   if (!reach) {
     const all = (patterns: readonly string[]) => patterns.includes("*") || patterns.includes("**");
     reach = {
@@ -298,7 +304,7 @@ function reachOf(capability: ResolvedModel["capabilities"][number]): Reach {
       webviews: new Set(capability.webviews),
       origins: new Set(capability.contexts.map(contextKey)),
     };
-    reaches.set(capability, reach);
+    reaches.set(capability.capability, reach);
   }
   return reach;
 }

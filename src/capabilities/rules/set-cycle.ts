@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY, type Manifest } from "../catalog/types.js";
+import { entryIdentifiers } from "./support/entry-identifiers.js";
 import { reportResolutionProblems } from "./support/resolution-problems.js";
 import { defineRule, type RuleContext } from "./types.js";
 
@@ -30,17 +31,10 @@ export default defineRule({
  */
 function reportUnusedCycles(context: RuleContext): void {
   const used = new Set<string>();
-  // Each identifier parsed once: 66,660 entries name a few hundred of them in the bench's app.
-  const seen = new Set<string>();
-  for (const capability of context.capabilities) {
-    const entries = capability.permissions;
-    for (let e = 0; e < entries.length; e++) {
-      const identifier = entries[e]!.identifier;
-      if (seen.has(identifier)) continue;
-      seen.add(identifier);
-      used.add(Catalog.keyOf(identifier)?.key ?? "");
-    }
-  }
+  // Each identifier parsed once, from the run's numbered identifiers (the identifier rules share
+  // them): 66,660 entries name a few hundred of them in the bench's app.
+  const { identifiers } = entryIdentifiers(context.entries());
+  for (let n = 0; n < identifiers.length; n++) used.add(Catalog.keyOf(identifiers[n]!)?.key ?? "");
   for (const key of context.catalog.keys()) {
     const provenance = context.catalog.provenanceOf(key);
     if (

@@ -9,7 +9,9 @@ import { Catalog } from "../../catalog/catalog.js";
 import { APP_KEY } from "../../catalog/types.js";
 import { quoteList } from "../../../core/did-you-mean.js";
 import { entryPath } from "../../model/capability.js";
+import type { Capability } from "../../model/types.js";
 import type { RuleContext } from "../types.js";
+import { work } from "../../work.js";
 
 /**
  * Reports the engine's resolution problems of some kinds at the capability entry that leads to them,
@@ -25,13 +27,11 @@ export async function reportResolutionProblems(
   const kinds = Object.keys(messageIds) as ResolutionProblemKind[];
   const problems = (await context.resolution()).problemsOf(kinds);
   if (problems.length === 0) return;
-  const capabilities = new Map(
-    context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]),
-  );
+  const capabilities = capabilitiesByFile(context.capabilities);
   for (const problem of problems) {
     const messageId = messageIds[problem.kind];
     if (messageId === undefined) continue;
-    const capability = capabilities.get(`${problem.file}\u0000${problem.capability}`);
+    const capability = capabilities.get(problem.file)?.get(problem.capability);
     if (!capability) continue;
     context.report({
       at: capability.source,
@@ -44,6 +44,34 @@ export async function reportResolutionProblems(
           : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
     });
   }
+}
+
+/** By capabilities list: the rules of a run that report resolution problems share one index of it. */
+const indexed = new WeakMap<
+  readonly Capability[],
+  ReadonlyMap<string, ReadonlyMap<string, Capability>>
+>();
+
+/**
+ * The capabilities by file, then identifier (the last of a repeated identifier in a file): made once
+ * per list, without a joined key string per capability.
+ */
+function capabilitiesByFile(
+  capabilities: readonly Capability[],
+): ReadonlyMap<string, ReadonlyMap<string, Capability>> {
+  let byFile = indexed.get(capabilities);
+  if (byFile === undefined) {
+    work.problemCapabilityIndexes++;
+    const made = new Map<string, Map<string, Capability>>();
+    for (let i = 0; i < capabilities.length; i++) {
+      const capability = capabilities[i]!;
+      let inFile = made.get(capability.source.file);
+      if (inFile === undefined) made.set(capability.source.file, (inFile = new Map()));
+      inFile.set(capability.identifier, capability);
+    }
+    indexed.set(capabilities, (byFile = made));
+  }
+  return byFile;
 }
 
 /** The problem in words, as the host's build error would put it. */
