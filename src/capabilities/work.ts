@@ -73,6 +73,13 @@ export const work = {
    * unknown-set-member, default-without-set): one per run's capabilities list, shared by the rules.
    */
   problemCapabilityIndexes: 0,
+  /**
+   * `remote.urls` items listed for the remote rules (`remotePatterns`): once per run's capabilities,
+   * shared by broad-remote and insecure-remote.
+   */
+  remotePatternsListed: 0,
+  /** Host reaches broad-remote worked out: once per distinct scheme and host components and run. */
+  hostReachesWorkedOut: 0,
   /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */

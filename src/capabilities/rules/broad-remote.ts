@@ -4,7 +4,9 @@ import {
   hostReach,
   isForeignReach,
   loadRemotePatternTools,
+  type HostReach,
 } from "../dangers/url-reach.js";
+import { work } from "../work.js";
 import { remotePatterns } from "./support/remote-patterns.js";
 
 export default defineRule({
@@ -22,8 +24,18 @@ export default defineRule({
   },
   async check(context) {
     const tools = await loadRemotePatternTools();
+    // Apps repeat their patterns (row 5: 24 copies of each): a reach is worked out once per scheme
+    // and host components.
+    const reaches = new Map<string, Map<string, HostReach>>();
     for (const remote of remotePatterns(context, tools)) {
-      const reach = hostReach(tools.URLPattern, remote.protocol, remote.hostname);
+      let byHost = reaches.get(remote.protocol);
+      if (byHost === undefined) reaches.set(remote.protocol, (byHost = new Map()));
+      let reach = byHost.get(remote.hostname);
+      if (reach === undefined) {
+        work.hostReachesWorkedOut++;
+        reach = hostReach(tools.URLPattern, remote.protocol, remote.hostname);
+        byHost.set(remote.hostname, reach);
+      }
       const foreign = isForeignReach(reach);
       if (!reach.anyScheme && !foreign) continue;
       const problems: string[] = [];
@@ -45,7 +57,7 @@ export default defineRule({
           : "pages over plain http or any custom scheme";
       context.report({
         at: remote.capability.source,
-        path: remote.path,
+        path: remote.item.path,
         messageId: "broadPattern",
         data: {
           url: remote.url,

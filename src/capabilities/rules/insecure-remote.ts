@@ -40,7 +40,7 @@ export default defineRule({
         : undefined;
       context.report({
         at: remote.capability.source,
-        path: remote.path,
+        path: remote.item.path,
         messageId: "plainHttp",
         data: {
           url: remote.url,

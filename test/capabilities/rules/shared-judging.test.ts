@@ -77,4 +77,32 @@ describe("rules that judge what capabilities repeat", () => {
     // One index of the capabilities for the rules that placed problems (before: one per rule).
     expect(work.problemCapabilityIndexes).toBe(1);
   });
+
+  it("list remote patterns once for both remote rules and work out each host reach once", async () => {
+    resetWork();
+    const dir = writeCapabilityApp(
+      path.join(work_dir, "remote"),
+      "test.shared.remote",
+      Array.from({ length: COUNT }, (_, i) => ({
+        identifier: `r${i}`,
+        windows: ["main"],
+        remote: { urls: ["https://*", "http://app.example.com"] },
+        permissions: ["core:default"],
+      })),
+    );
+    const rules = ["broad-remote", "insecure-remote"];
+    const result = await run(
+      ["check", "--app", dir, "--format", "json", ...rules.flatMap((rule) => ["--only", rule])],
+      work_dir,
+    );
+    expect(result.stderr).toBe("");
+    const found = (JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string }> })
+      .diagnostics;
+    const byRule = (rule: string) => found.filter((d) => d.ruleId === rule).length;
+    expect(byRule("broad-remote")).toBe(COUNT);
+    expect(byRule("insecure-remote")).toBe(COUNT);
+    // 60 items listed once for the two rules (120 before), two distinct reaches (60 before).
+    expect(work.remotePatternsListed).toBe(2 * COUNT);
+    expect(work.hostReachesWorkedOut).toBe(2);
+  });
 });
