@@ -42,6 +42,11 @@ export const work = {
    */
   entriesNumbered: 0,
   /**
+   * Entries handed to an identifier rule's visit by `forEachJudgedEntry`: only those of the
+   * identifiers it judged (from the shared index of entries by identifier), not every entry.
+   */
+  judgedEntriesVisited: 0,
+  /**
    * Entries with a scope list handed to a rule about scopes (dead-scope, scope-conflict) from the
    * shared index (`scopedEntryIndexes`): the entries without one are not walked.
    */
