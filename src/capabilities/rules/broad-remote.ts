@@ -29,7 +29,8 @@ export default defineRule({
     const reaches = new Map<string, Map<string, HostReach>>();
     for (const remote of remotePatterns(context, tools)) {
       let byHost = reaches.get(remote.protocol);
-      if (byHost === undefined) reaches.set(remote.protocol, (byHost = new Map()));
+      if (byHost === undefined)
+        reaches.set(remote.protocol, (byHost = new Map<string, HostReach>()));
       let reach = byHost.get(remote.hostname);
       if (reach === undefined) {
         work.hostReachesWorkedOut++;

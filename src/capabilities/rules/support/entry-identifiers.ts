@@ -162,10 +162,7 @@ function judgedEntryIndexes(
 ): Int32Array {
   const { firstOfIdentifier, byIdentifier } = index;
   if (judged.length === 1)
-    return byIdentifier.subarray(
-      firstOfIdentifier[judged[0]!]!,
-      firstOfIdentifier[judged[0]! + 1]!,
-    );
+    return byIdentifier.subarray(firstOfIdentifier[judged[0]!], firstOfIdentifier[judged[0]! + 1]);
   const indexes = new Int32Array(count);
   let at = 0;
   for (let j = 0; j < judged.length; j++) {

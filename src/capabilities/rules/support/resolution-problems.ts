@@ -66,7 +66,8 @@ function capabilitiesByFile(
     for (let i = 0; i < capabilities.length; i++) {
       const capability = capabilities[i]!;
       let inFile = made.get(capability.source.file);
-      if (inFile === undefined) made.set(capability.source.file, (inFile = new Map()));
+      if (inFile === undefined)
+        made.set(capability.source.file, (inFile = new Map<string, Capability>()));
       inFile.set(capability.identifier, capability);
     }
     indexed.set(capabilities, (byFile = made));
