@@ -88,6 +88,12 @@ export interface ModelToJudge {
   settled(commands: Iterable<string>, globalScopes?: Iterable<string>): boolean;
 }
 
+/** The provenance and command scope of one leaf of a grant, shared by every platform model. */
+interface SharedLeaf {
+  provenance: EntryProvenance;
+  scope: ScopeLists | null;
+}
+
 /** Where a command appears: leaf `leaf` of `expansion` lists it. */
 interface CommandSite {
   expansion: Expansion;
@@ -143,10 +149,7 @@ export class Resolution implements PlatformSource {
   private sites:
     { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
   /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
-  private readonly shared = new Map<
-    number,
-    Array<{ provenance: EntryProvenance; scope: ScopeLists | null } | undefined>
-  >();
+  private readonly shared: Array<Array<SharedLeaf | undefined> | undefined> = [];
   /** Where each capability's grants start in `grants`, plus one past the end. */
   private readonly firstGrant: number[] = [];
   private readonly allowedByExpansion = new Map<Expansion, Array<string[] | undefined>>();
@@ -361,18 +364,22 @@ export class Resolution implements PlatformSource {
 
   /** The platforms on which something denies `command`: an active capability with a context holds a deny of it there. */
   deniedOn(command: string): PlatformSet {
-    let set = this.denials.get(command);
-    if (set === undefined) {
-      set = 0;
-      for (const site of this.sitesOf("deny", command)) {
-        const leaf = this.leafOn(site.expansion.leaves[site.leaf]!);
-        for (const grant of this.grantsOf.get(site.expansion)!) {
-          const { resolved, on } = this.capabilities[this.grantCapabilities[grant]!]!;
-          if (resolved.contexts.length > 0) set |= on & leaf;
-        }
+    // The lookup alone: rules' hot loops ask this per grant, and the optimiser inlines what is here
+    // into them; the walk runs once per command, in its own function.
+    const set = this.denials.get(command);
+    return set === undefined ? this.denialsOf(command) : set;
+  }
+
+  private denialsOf(command: string): PlatformSet {
+    let set = 0;
+    for (const site of this.sitesOf("deny", command)) {
+      const leaf = this.leafOn(site.expansion.leaves[site.leaf]!);
+      for (const grant of this.grantsOf.get(site.expansion)!) {
+        const { resolved, on } = this.capabilities[this.grantCapabilities[grant]!]!;
+        if (resolved.contexts.length > 0) set |= on & leaf;
       }
-      this.denials.set(command, set);
     }
+    this.denials.set(command, set);
     return set;
   }
 
@@ -606,28 +613,24 @@ export class Resolution implements PlatformSource {
   }
 
   /** The provenance and command scope of one leaf of a grant, made once however many commands and platforms ask. */
-  sharedOf(
-    grantIndex: number,
-    leafIndex: number,
-  ): { provenance: EntryProvenance; scope: ScopeLists | null } {
-    let perLeaf = this.shared.get(grantIndex);
-    if (!perLeaf) this.shared.set(grantIndex, (perLeaf = []));
-    let shared = perLeaf[leafIndex];
-    if (!shared) {
-      const entry = this.grantEntries[grantIndex]!;
-      const leaf = this.grantExpansions[grantIndex]!.leaves[leafIndex]!;
-      const lists = scopeLists(entry, leaf);
-      shared = perLeaf[leafIndex] = {
-        provenance: provenanceOf(
-          this.capabilities[this.grantCapabilities[grantIndex]!]!.resolved.capability,
-          entry,
-          leaf,
-        ),
-        scope:
-          lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null,
-      };
-    }
-    return shared;
+  sharedOf(grantIndex: number, leafIndex: number): SharedLeaf {
+    // The lookup alone: the optimiser inlines this into the hot loops that ask (the dangers module's
+    // grant walk, the global contributions); making one runs once per leaf, in its own function.
+    return this.shared[grantIndex]?.[leafIndex] ?? this.makeShared(grantIndex, leafIndex);
+  }
+
+  private makeShared(grantIndex: number, leafIndex: number): SharedLeaf {
+    const perLeaf = (this.shared[grantIndex] ??= []);
+    const entry = this.grantEntries[grantIndex]!;
+    const leaf = this.grantExpansions[grantIndex]!.leaves[leafIndex]!;
+    return (perLeaf[leafIndex] = {
+      provenance: provenanceOf(
+        this.capabilities[this.grantCapabilities[grantIndex]!]!.resolved.capability,
+        entry,
+        leaf,
+      ),
+      scope: scopeListsOf(entry, leaf),
+    });
   }
 
   /** The global scope contributions on one platform: command-less leaves, in the host's order. */
@@ -728,18 +731,31 @@ export class Resolution implements PlatformSource {
   }
 }
 
-/** The entry's extra scope comes first, then the leaf's own; a list exists once either side has one. */
-function scopeLists(
-  entry: PermissionEntry,
-  leaf: Leaf,
-): { allow?: ScopeValue[]; deny?: ScopeValue[] } {
-  let allow: ScopeValue[] | undefined;
-  let deny: ScopeValue[] | undefined;
-  if (Array.isArray(entry.allow)) allow = [...entry.allow];
-  if (Array.isArray(entry.deny)) deny = [...entry.deny];
-  if (leaf.permission.scope?.allow) allow = [...(allow ?? []), ...leaf.permission.scope.allow];
-  if (leaf.permission.scope?.deny) deny = [...(deny ?? []), ...leaf.permission.scope.deny];
-  return { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
+/**
+ * The entry's extra scope comes first, then the leaf's own; null when neither side has a list. Copied
+ * by indexed loops, not spreads: this is inlined into the optimised code of every hot caller of
+ * `sharedOf` (the dangers module's grant walk, the global contributions), and each spread is an
+ * iterator loop with its own exception edges in those graphs.
+ */
+function scopeListsOf(entry: PermissionEntry, leaf: Leaf): ScopeLists | null {
+  const entryAllow = Array.isArray(entry.allow) ? entry.allow : undefined;
+  const entryDeny = Array.isArray(entry.deny) ? entry.deny : undefined;
+  const own = leaf.permission.scope;
+  const ownAllow = own?.allow;
+  const ownDeny = own?.deny;
+  if (!entryAllow && !entryDeny && !ownAllow && !ownDeny) return null;
+  return { allow: joined(entryAllow, ownAllow), deny: joined(entryDeny, ownDeny) };
+}
+
+/** A new list of `first`'s values then `second`'s. */
+function joined(
+  first: readonly ScopeValue[] | undefined,
+  second: readonly unknown[] | undefined,
+): ScopeValue[] {
+  const out: ScopeValue[] = [];
+  if (first) for (let i = 0; i < first.length; i++) out.push(first[i]);
+  if (second) for (let i = 0; i < second.length; i++) out.push(second[i] as ScopeValue);
+  return out;
 }
 
 function provenanceOf(capability: Capability, entry: PermissionEntry, leaf: Leaf): EntryProvenance {

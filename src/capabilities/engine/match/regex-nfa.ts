@@ -335,41 +335,64 @@ export class Nfa {
     }
   }
 
+  /**
+   * Indexed loops, no closure and no array destructuring: the optimising compiler compiles this once
+   * it is hot (every URL-pattern probe runs it per code point), and iterator loops and a closure
+   * called from two places made its graph several times larger.
+   */
   matches(input: string): boolean {
-    const codePoints = Array.from(input, (c) => c.codePointAt(0)!);
-    const size = this.kinds.length;
-    const seen = new Int32Array(size).fill(-1);
+    const codePoints: number[] = [];
+    for (let i = 0; i < input.length; i++) {
+      const codePoint = input.codePointAt(i)!;
+      codePoints.push(codePoint);
+      if (codePoint > 0xffff) i++;
+    }
+    const seen = new Int32Array(this.kinds.length).fill(-1);
     let current: number[] = [];
     let next: number[] = [];
     const stack: number[] = [];
-    const addClosure = (list: number[], state: number, position: number, generation: number) => {
-      stack.push(state);
-      while (stack.length) {
-        const s = stack.pop()!;
-        if (seen[s] === generation) continue;
-        seen[s] = generation;
-        const kind = this.kinds[s]!;
-        if (kind === Kind.Split) {
-          stack.push(this.out2[s]!, this.out1[s]!);
-        } else if (kind === Kind.Assert) {
-          if (assertionHolds(this.asserts[s]!, codePoints, position)) stack.push(this.out1[s]!);
-        } else {
-          list.push(s);
-        }
-      }
-    };
-    addClosure(current, this.start, 0, 0);
+    this.addClosure(current, this.start, codePoints, 0, seen, stack);
     for (let position = 0; position < codePoints.length; position++) {
       const c = codePoints[position]!;
       next.length = 0;
-      for (const s of current) {
+      for (let i = 0; i < current.length; i++) {
+        const s = current[i]!;
         if (this.kinds[s] === Kind.Atom && this.tests[s]!(c))
-          addClosure(next, this.out1[s]!, position + 1, position + 1);
+          this.addClosure(next, this.out1[s]!, codePoints, position + 1, seen, stack);
       }
       if (next.length === 0) return false;
-      [current, next] = [next, current];
+      const swap = current;
+      current = next;
+      next = swap;
     }
-    return current.some((s) => this.kinds[s] === Kind.Match);
+    for (let i = 0; i < current.length; i++)
+      if (this.kinds[current[i]!] === Kind.Match) return true;
+    return false;
+  }
+
+  /** Adds `state` and the states reachable from it without input at `position` (its generation in `seen`). */
+  private addClosure(
+    list: number[],
+    state: number,
+    codePoints: readonly number[],
+    position: number,
+    seen: Int32Array,
+    stack: number[],
+  ): void {
+    stack.push(state);
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (seen[s] === position) continue;
+      seen[s] = position;
+      const kind = this.kinds[s]!;
+      if (kind === Kind.Split) {
+        stack.push(this.out2[s]!, this.out1[s]!);
+      } else if (kind === Kind.Assert) {
+        if (assertionHolds(this.asserts[s]!, codePoints, position)) stack.push(this.out1[s]!);
+      } else {
+        list.push(s);
+      }
+    }
   }
 }
 
@@ -377,7 +400,7 @@ const isWordCharacter = (c: number | undefined) =>
   c !== undefined &&
   ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
 
-function assertionHolds(kind: AssertKind, input: number[], position: number): boolean {
+function assertionHolds(kind: AssertKind, input: readonly number[], position: number): boolean {
   switch (kind) {
     case "start":
       return position === 0;
