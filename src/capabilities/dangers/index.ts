@@ -20,7 +20,7 @@ import {
   splitBy,
   type PlatformSet,
 } from "../engine/platform-set.js";
-import type { Expansion } from "../engine/expand.js";
+import type { Expansion, Leaf } from "../engine/expand.js";
 import type { GlobalScopeContribution } from "../engine/model.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { compareCodePoints } from "../engine/model.js";
@@ -284,16 +284,16 @@ export async function dangerousGrantsOnEveryPlatform(
     // As the host, a capability without contexts holds no entry: it grants nothing.
     if (resolved.contexts.length === 0) continue;
     const { capability } = resolved;
-    const sites = dangerSitesIn(resolution, capabilityIndex);
+    const sites = dangerSitesIn(resolution, capabilityIndex, on);
     let exposure: Exposure | undefined | null = null;
     for (let d = 0; d < DANGERS.length; d++) {
       const bySite = sites[d];
       if (!bySite) continue;
       const danger = DANGERS[d]!;
       const keys = KEYS_OF.get(danger)!;
-      // One grant object per (entry, leaf, command), made on first use and shared by every set judged.
-      const made: Array<Array<GrantedLeaf | undefined> | undefined> = [];
       const judged: Array<{ model: ResolvedModel; effective: readonly GrantedLeaf[] }> = [];
+      // A filter of the grants `dangerSitesIn` made: no object is made here, so the optimised code
+      // of this closure (hot: once per judged set) holds no inlined making of one.
       const effectiveOn = (set: PlatformSet) => {
         const model = resolution.modelFor(set);
         const local = resolution.indexIn(set, capabilityIndex);
@@ -301,23 +301,10 @@ export async function dangerousGrantsOnEveryPlatform(
         const effective: GrantedLeaf[] = [];
         for (let c = 0; c < danger.commands.length; c++) {
           const list = bySite[c];
-          if (!list) continue;
-          const command = danger.commands[c]!;
-          if (resolution.deniedOn(command) & set) continue;
-          const grants = (made[c] ??= []);
-          for (let s = 0; s < list.length; s += SITE) {
-            if (!(list[s + 2]! & bit)) continue;
-            let grant = grants[s / SITE];
-            if (!grant) {
-              work.dangerousLeaves++;
-              const g = list[s]!;
-              const l = list[s + 1]!;
-              const { provenance, scope } = resolution.sharedOf(g, l);
-              const { key } = resolution.grantExpansion(g).leaves[l]!;
-              grant = grants[s / SITE] = { command, key, scope, provenance };
-            }
-            effective.push(grant);
-          }
+          if (!list || resolution.deniedOn(danger.commands[c]!) & set) continue;
+          const grants = list.grants;
+          for (let s = 0; s < grants.length; s++)
+            if (list.bits[s]! & bit) effective.push(grants[s]!);
         }
         return { model, local, effective };
       };
@@ -403,19 +390,27 @@ function dangerSitesOf(expansion: Expansion): readonly number[] | null {
 
 const NO_CODES: readonly number[] = [];
 
-/** A site in `dangerSitesIn`'s lists: grant index, leaf index, the platforms the leaf holds on. */
-const SITE = 3;
+/** A capability's grants of one dangerous command: per site, the platforms its leaf holds on and its grant. */
+interface CommandSites {
+  bits: PlatformSet[];
+  /** Undefined where the leaf holds on none of the capability's platforms on which the command is not denied: no judged set includes it. */
+  grants: Array<GrantedLeaf | undefined>;
+}
 
 /**
  * A capability's grants of each danger's commands, from one walk of its entries: per danger, per
- * command, the sites (grant, leaf, the leaf's platforms) flat, in the host's order (entry, then leaf).
- * Read by index, so no entry object is made per context or platform model.
+ * command, the sites in the host's order (entry, then leaf), each with its leaf's platforms and one
+ * grant object (entry, leaf, command) that every set judged shares. A grant is made only when its
+ * leaf holds on a platform of the capability (`on`) that does not deny the command: the sets judged
+ * split `on` by both, so exactly those grants are ever read. No entry object is made per context or
+ * platform model.
  */
 function dangerSitesIn(
   resolution: Resolution,
   capabilityIndex: number,
-): Array<Array<number[] | undefined> | undefined> {
-  const byDanger: Array<Array<number[] | undefined> | undefined> = [];
+  on: PlatformSet,
+): Array<Array<CommandSites | undefined> | undefined> {
+  const byDanger: Array<Array<CommandSites | undefined> | undefined> = [];
   const range = resolution.grantRange(capabilityIndex);
   const first = range[0];
   const end = range[1];
@@ -425,12 +420,35 @@ function dangerSitesIn(
     if (!sites) continue;
     for (let s = 0; s < sites.length; s += 2) {
       const code = sites[s]!;
-      const leaf = sites[s + 1]!;
-      const byCommand = (byDanger[code >> 6] ??= []);
-      (byCommand[code & 63] ??= []).push(g, leaf, resolution.leafOn(expansion.leaves[leaf]!));
+      const l = sites[s + 1]!;
+      const danger = code >> 6;
+      const c = code & 63;
+      const command = DANGERS[danger]!.commands[c]!;
+      const leaf = expansion.leaves[l]!;
+      const bits = resolution.leafOn(leaf);
+      const byCommand = (byDanger[danger] ??= []);
+      const list = (byCommand[c] ??= { bits: [], grants: [] });
+      list.bits.push(bits);
+      list.grants.push(
+        bits & on & ~resolution.deniedOn(command)
+          ? grantedLeaf(resolution, g, leaf, l, command)
+          : undefined,
+      );
     }
   }
   return byDanger;
+}
+
+function grantedLeaf(
+  resolution: Resolution,
+  grantIndex: number,
+  leaf: Leaf,
+  leafIndex: number,
+  command: string,
+): GrantedLeaf {
+  work.dangerousLeaves++;
+  const shared = resolution.sharedOf(grantIndex, leafIndex);
+  return { command, key: leaf.key, scope: shared.scope, provenance: shared.provenance };
 }
 
 /**
@@ -442,13 +460,13 @@ function alikeSets(
   resolution: Resolution,
   on: PlatformSet,
   danger: Danger,
-  bySite: ReadonlyArray<readonly number[] | undefined>,
+  bySite: ReadonlyArray<CommandSites | undefined>,
 ): PlatformSet[] {
   const alike: PlatformSet[] = [on];
   for (let c = 0; c < danger.commands.length; c++) {
     const list = bySite[c];
     if (!list) continue;
-    for (let s = 0; s < list.length; s += SITE) splitBy(alike, list[s + 2]!);
+    for (let s = 0; s < list.bits.length; s++) splitBy(alike, list.bits[s]!);
     splitBy(alike, resolution.deniedOn(danger.commands[c]!));
   }
   return alike.length === 1 ? alike : alike.sort((a, b) => firstPlatform(a) - firstPlatform(b));

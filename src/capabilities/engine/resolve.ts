@@ -754,7 +754,7 @@ function joined(
 ): ScopeValue[] {
   const out: ScopeValue[] = [];
   if (first) for (let i = 0; i < first.length; i++) out.push(first[i]);
-  if (second) for (let i = 0; i < second.length; i++) out.push(second[i] as ScopeValue);
+  if (second) for (let i = 0; i < second.length; i++) out.push(second[i]);
   return out;
 }
 
