@@ -825,12 +825,13 @@ const globalHitCaches = new WeakMap<ResolvedModel, GlobalHitCache>();
 
 /** One cache per model: its per-platform pass and a later model's comparison share it. */
 function globalHitCacheOf(model: ResolvedModel): GlobalHitCache {
-  let cache = globalHitCaches.get(model);
-  if (!cache)
-    globalHitCaches.set(
-      model,
-      (cache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() }),
-    );
+  // The lookup alone (inlined into judgeDanger's optimised code); the making runs once per model.
+  return globalHitCaches.get(model) ?? newGlobalHitCache(model);
+}
+
+function newGlobalHitCache(model: ResolvedModel): GlobalHitCache {
+  const cache: GlobalHitCache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() };
+  globalHitCaches.set(model, cache);
   return cache;
 }
 
@@ -883,14 +884,17 @@ function globalDenyOf(
   key: string,
   cache: GlobalHitCache,
 ): ReadonlySet<string> {
-  let denied = cache.deniedByKey.get(key);
-  if (!denied) {
-    const made = new Set<string>();
-    for (const contribution of model.globalScope.get(key)?.contributions ?? [])
-      for (const value of canonicalDenies(contribution.scope)) made.add(value);
-    cache.deniedByKey.set(key, (denied = made));
-  }
-  return denied;
+  // The lookup alone: judgeDanger asks per grant and the optimiser inlines this into it; the walk
+  // of the contributions (iterator loops) runs once per plugin and model, in its own function.
+  return cache.deniedByKey.get(key) ?? makeGlobalDeny(model, key, cache);
+}
+
+function makeGlobalDeny(model: ResolvedModel, key: string, cache: GlobalHitCache): Set<string> {
+  const made = new Set<string>();
+  for (const contribution of model.globalScope.get(key)?.contributions ?? [])
+    for (const value of canonicalDenies(contribution.scope)) made.add(value);
+  cache.deniedByKey.set(key, made);
+  return made;
 }
 
 /** A scope's deny values made canonical; one scope object serves every platform model that has its entry. */
