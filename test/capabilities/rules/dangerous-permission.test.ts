@@ -68,4 +68,26 @@ describe("dangerous-permission's work", () => {
     expect(work.dangerousLeaves).toBe(10 * 2);
     expect(work.resolvedEntries).toBe(0);
   });
+
+  it("makes no grant of a command that every platform of the capability denies", async () => {
+    // fs:allow-write-file allows write_file and write; a deny of write_file beside it leaves write.
+    // The grants are made in the walk of the capability's sites, before any set is judged: one made for
+    // the denied command would never be read (20 here, where 10 are judged).
+    const dir = writeCapabilityApp(
+      path.join(workDir, "app-denied"),
+      "test.dangers",
+      Array.from({ length: 10 }, (_, i) => ({
+        identifier: `c${i}`,
+        windows: ["main"],
+        permissions: [
+          { identifier: "fs:allow-write-file", allow: [{ path: "$HOME/**" }] },
+          "fs:deny-write-file",
+        ],
+      })),
+    );
+    resetWork();
+    const diagnostics = await dangerFindings(dir);
+    expect(diagnostics).toHaveLength(10);
+    expect(work.dangerousLeaves).toBe(10);
+  });
 });
