@@ -680,25 +680,34 @@ export class Resolution implements PlatformSource {
     contribution: GlobalScopeContribution;
     on: PlatformSet;
   }> {
-    if (!this.contributions) {
-      this.contributions = [];
-      for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
-        const expansion = this.grantExpansions[grantIndex]!;
-        if (expansion.scopeOnly.length === 0) continue;
-        const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]!]!.on;
-        for (const leafIndex of expansion.scopeOnly) {
-          const leaf = expansion.leaves[leafIndex]!;
-          const on = capabilityOn & this.leafOn(leaf);
-          if (on === 0) continue;
-          const { provenance, scope } = this.sharedOf(grantIndex, leafIndex);
-          this.contributions.push({
-            contribution: { key: leaf.key, scope: scope ?? { allow: [], deny: [] }, provenance },
-            on,
-          });
-        }
+    // The lookup alone: every platform model asks, and a function whose one-time loop made it hot was
+    // compiled twice (on-stack for the loop, then whole for the later calls); the walk is its own.
+    return (this.contributions ??= this.walkGlobalContributions());
+  }
+
+  private walkGlobalContributions(): Array<{
+    contribution: GlobalScopeContribution;
+    on: PlatformSet;
+  }> {
+    const contributions: Array<{ contribution: GlobalScopeContribution; on: PlatformSet }> = [];
+    for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+      const expansion = this.grantExpansions[grantIndex]!;
+      const scopeOnly = expansion.scopeOnly;
+      if (scopeOnly.length === 0) continue;
+      const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]!]!.on;
+      for (let i = 0; i < scopeOnly.length; i++) {
+        const leafIndex = scopeOnly[i]!;
+        const leaf = expansion.leaves[leafIndex]!;
+        const on = capabilityOn & this.leafOn(leaf);
+        if (on === 0) continue;
+        const { provenance, scope } = this.sharedOf(grantIndex, leafIndex);
+        contributions.push({
+          contribution: { key: leaf.key, scope: scope ?? { allow: [], deny: [] }, provenance },
+          on,
+        });
       }
     }
-    return this.contributions;
+    return contributions;
   }
 
   /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
