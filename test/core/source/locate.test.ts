@@ -143,6 +143,52 @@ describe("repeated keys", () => {
     const escapes = `{"k": "${"\\n".repeat(200_000)}", "k": 1}`;
     expect(propertiesWritten(escapes)).toBe(2);
   });
+
+  it("counts written properties as a parser does, however the quotes and colons around keys are written", () => {
+    const membersIn = (text: string) => {
+      let count = 0;
+      const visit = (node: ReturnType<typeof parseTree>) => {
+        if (node?.type === "property") count++;
+        node?.children?.forEach(visit);
+      };
+      visit(parseTree(text));
+      return count;
+    };
+    // The `":` pairs alone decide in some (compact, pretty-printed); the others need each string read.
+    const texts = [
+      '{"a":1,"b":{"c":[1,{"d":"e"}]}}',
+      '{\n  "a": 1,\n  "b": [\n    "x:y"\n  ]\n}\n',
+      '{"":1,"a":{"":2}}',
+      '[":",":x",{"k":":"},{"k":" :"}]',
+      '{"k":[":"],"j":{":":":"}}',
+      '{"a\\":1,"b\\\\":2,"c\\"d":3}',
+      '{"a":"x\\":y","b":1}',
+      '{"a,":1,"[":2,"{":3," ":4,":":5,"a ":6}',
+      '{"a" :1,"b"\n:2,"c"\t:3,"d"\r\n:4}',
+      '{"k":"a : b","k":1}',
+      '{"k":"a\\n:","k":1}',
+      '{"__proto__":{"a":1},"b":[[],{}],"b":2}',
+    ];
+    for (const text of texts) expect(propertiesWritten(text), text).toBe(membersIn(text));
+  });
+
+  it("are found with the properties kept counted in the walk that bounds the nesting", () => {
+    const nested = (depth: number, inner: string) => "[".repeat(depth) + inner + "]".repeat(depth);
+    // A repeat at the deepest level the bound allows, and one past a key whose name has escapes.
+    expect(repeated(nested(MAX_NESTING_DEPTH - 1, '{"a": 1, "a": 2}'))).toEqual([
+      [...Array<number>(MAX_NESTING_DEPTH - 1).fill(0), "a"],
+    ]);
+    expect(repeated('{"k\\"": {"x": [1, {"y\\u0041": 0, "yA": 1}]}}')).toEqual([
+      ['k"', "x", 1, "yA"],
+    ]);
+    expect(repeated('{"a" : {"b": 1}, "a" : [{"b": 1, "b": 2}]}')).toEqual([["a"], ["a", 0, "b"]]);
+    expect(propertiesKept(JSON.parse(nested(MAX_NESTING_DEPTH - 1, '{"a": {}}')))).toBe(1);
+    // Three arrays and an object are four levels; a container in the object is a fifth.
+    expect(propertiesKept(JSON.parse(nested(3, '{"a": 0, "b": "{"}')), 4)).toBe(2);
+    expect(propertiesKept(JSON.parse(nested(2, '{"a": {}}')), 4)).toBe(1);
+    expect(propertiesKept(JSON.parse(nested(3, '{"a": {}}')), 4)).toBe(-1);
+    expect(propertiesKept(JSON.parse(nested(3, '{"a": 0, "b": [0]}')), 4)).toBe(-1);
+  });
 });
 
 describe("the JSON syntax tree positions come from", () => {
