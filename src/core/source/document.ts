@@ -623,17 +623,36 @@ export const PLAIN_WORDING: ReaderWording = {
  */
 export function propertiesWritten(text: string): number {
   // A key's closing quote is written right before its colon in nearly every text: then counting the
-  // `":` pairs is exact (see keysBeforeColons) and reads the text in a few native searches.
-  if (
-    text.indexOf(" :") === -1 &&
-    text.indexOf("\n:") === -1 &&
-    text.indexOf("\t:") === -1 &&
-    text.indexOf("\r:") === -1
-  ) {
+  // `":` pairs is exact (see keysBeforeColons) and reads the text in native searches.
+  if (noWhitespaceBeforeColon(text)) {
     const keys = keysBeforeColons(text);
     if (keys >= 0) return keys;
   }
   return propertiesWrittenByStrings(text);
+}
+
+/**
+ * Whether no colon in the text follows whitespace. The colons are visited while most of them follow
+ * a quote (keys: a pretty-printed file's spaces are many more than its colons); where most do not
+ * (colons inside values: `"core:default"`), the rest of the text is searched for each whitespace
+ * character before a colon instead.
+ */
+function noWhitespaceBeforeColon(text: string): boolean {
+  let afterQuote = 0;
+  let seen = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
+    const before = text.charCodeAt(at - 1);
+    if (before === 32 || before === 9 || before === 10 || before === 13) return false;
+    if (before === 34) afterQuote++;
+    if (++seen === 64 && afterQuote * 2 < seen)
+      return (
+        text.indexOf(" :", at) === -1 &&
+        text.indexOf("\n:", at) === -1 &&
+        text.indexOf("\t:", at) === -1 &&
+        text.indexOf("\r:", at) === -1
+      );
+  }
+  return true;
 }
 
 /**
