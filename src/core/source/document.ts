@@ -622,65 +622,68 @@ export const PLAIN_WORDING: ReaderWording = {
  * scan that steps over string contents exactly (escapes included), so a `":"` inside a value never counts.
  */
 export function propertiesWritten(text: string): number {
-  // A key's closing quote is written right before its colon in nearly every text: then counting the
-  // `":` pairs is exact (see keysBeforeColons) and reads the text in native searches.
-  if (noWhitespaceBeforeColon(text)) {
-    const keys = keysBeforeColons(text);
-    if (keys >= 0) return keys;
-  }
-  return propertiesWrittenByStrings(text);
+  const keys = keysBeforeColons(text);
+  return keys >= 0 ? keys : propertiesWrittenByStrings(text);
 }
 
 /**
- * Whether no colon in the text follows whitespace. The colons are visited while most of them follow
- * a quote (keys: a pretty-printed file's spaces are many more than its colons); where most do not
- * (colons inside values: `"core:default"`), the rest of the text is searched for each whitespace
- * character before a colon instead.
- */
-function noWhitespaceBeforeColon(text: string): boolean {
-  let afterQuote = 0;
-  let seen = 0;
-  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
-    const before = text.charCodeAt(at - 1);
-    if (before === 32 || before === 9 || before === 10 || before === 13) return false;
-    if (before === 34) afterQuote++;
-    if (++seen === 64 && afterQuote * 2 < seen)
-      return (
-        text.indexOf(" :", at) === -1 &&
-        text.indexOf("\n:", at) === -1 &&
-        text.indexOf("\t:", at) === -1 &&
-        text.indexOf("\r:", at) === -1
-      );
-  }
-  return true;
-}
-
-/**
- * The properties of a valid JSON text in which no colon follows whitespace: the `":` pairs whose quote
- * closes a string, or -1 when a pair's quote could open one or be escaped. In valid JSON a quote
- * followed by a colon closes a key unless it is escaped (a backslash before it) or opens a string that
- * starts with a colon (after `[`, `{`, `,`, `:` or whitespace, or at the start); a quote after any
- * other character (a quote included: `"":` is an empty key) closes a string.
+ * The properties of a valid JSON text, from its colons alone, or -1 when they cannot tell. A key's
+ * closing quote is written right before its colon in nearly every text; a colon after whitespace
+ * (`"a" :`) may follow a key too, so it gives up. A quote before a colon closes a key unless it is
+ * escaped (a backslash before it) or opens a string that starts with a colon (after `[`, `{`, `,`,
+ * `:` or whitespace, or at the start): it gives up there too. A quote after any other character (a
+ * quote included: `"":` is an empty key) closes a string. Other colons are inside strings. One native
+ * search a colon, where reading every string takes two or three.
  */
 function keysBeforeColons(text: string): number {
   let count = 0;
-  for (let at = text.indexOf('":'); at !== -1; at = text.indexOf('":', at + 2)) {
-    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
-    if (
-      before === 92 /* \ */ ||
-      before === 91 /* [ */ ||
-      before === 123 /* { */ ||
-      before === 44 /* , */ ||
-      before === 58 /* : */ ||
-      before === 32 ||
-      before === 9 ||
-      before === 10 ||
-      before === 13
-    )
-      return -1;
+  let seen = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
+    const last = text.charCodeAt(at - 1);
+    if (last === 32 || last === 9 || last === 10 || last === 13) return -1;
+    if (last === 34 /* " */) {
+      if (opensOrEscaped(text, at - 1)) return -1;
+      count++;
+    }
+    // Most colons inside values (`"core:default"`) on one line so far: a machine-written text with
+    // few spaces, where native searches for the keys' `":` and for whitespace before a colon cost
+    // less than a step a colon (in an indented text those searches stop at every space).
+    if (++seen === 64 && count * 2 < seen && text.lastIndexOf("\n", at) === -1)
+      return keysBeforeColonsFrom(text, at, count);
+  }
+  return count;
+}
+
+/** `keysBeforeColons` past `from` (a colon already judged) by native searches, adding to `count`. */
+function keysBeforeColonsFrom(text: string, from: number, count: number): number {
+  if (
+    text.indexOf(" :", from) !== -1 ||
+    text.indexOf("\n:", from) !== -1 ||
+    text.indexOf("\t:", from) !== -1 ||
+    text.indexOf("\r:", from) !== -1
+  )
+    return -1;
+  for (let at = text.indexOf('":', from); at !== -1; at = text.indexOf('":', at + 2)) {
+    if (opensOrEscaped(text, at)) return -1;
     count++;
   }
   return count;
+}
+
+/** Whether the quote at `quote`, followed by a colon, may be escaped or open a string (see keysBeforeColons). */
+function opensOrEscaped(text: string, quote: number): boolean {
+  const before = quote === 0 ? 32 : text.charCodeAt(quote - 1);
+  return (
+    before === 92 /* \ */ ||
+    before === 91 /* [ */ ||
+    before === 123 /* { */ ||
+    before === 44 /* , */ ||
+    before === 58 /* : */ ||
+    before === 32 ||
+    before === 9 ||
+    before === 10 ||
+    before === 13
+  );
 }
 
 /** `propertiesWritten` for any valid JSON text: every string stepped over. */
