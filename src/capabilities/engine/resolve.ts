@@ -742,9 +742,8 @@ export class Resolution implements PlatformSource {
 
 /**
  * The entry's extra scope comes first, then the leaf's own; null when neither side has a list. Copied
- * by indexed loops, not spreads: this is inlined into the optimised code of every hot caller of
- * `sharedOf` (the dangers module's grant walk, the global contributions), and each spread is an
- * iterator loop with its own exception edges in those graphs.
+ * by indexed loops, not spreads: each spread is an iterator loop with its own exception edges in the
+ * optimised graph of whatever inlines this (`makeShared`, run once per leaf).
  */
 function scopeListsOf(entry: PermissionEntry, leaf: Leaf): ScopeLists | null {
   const entryAllow = Array.isArray(entry.allow) ? entry.allow : undefined;
