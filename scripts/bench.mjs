@@ -356,7 +356,7 @@ try {
       real.subject,
       real.reference,
       "read + parse floor",
-      "≤ 8.0",
+      "≤ 6.0",
     );
     const realGrowth = [2, 20].map((copies) => {
       const dir = path.join(work, `real-world-${copies}`);
