@@ -2,12 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  CheckSession,
-  checkCapabilities,
-  type CheckRequest,
-} from "../../src/capabilities/check-run.js";
-import { RULES_BY_ID } from "../../src/registry.js";
+import { CheckSession, checkCapabilities } from "../../src/capabilities/check-run.js";
+import { checkRequest } from "../helpers/check-request.js";
 import { FIXTURES } from "../helpers/run.js";
 
 /** An app with a Cargo build, its own permission files and a config: every kind of input a reload may keep or must read again. */
@@ -27,15 +23,7 @@ beforeEach(() => {
 
 afterEach(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-const request = (): CheckRequest => ({
-  cwd: dir,
-  env: {},
-  paths: [],
-  manifest: [],
-  plugins: [],
-  permissions: [],
-  rules: RULES_BY_ID,
-});
+const request = () => checkRequest(dir);
 
 /** What a check reports, without the model it was found in. */
 const reported = async (outcome: ReturnType<typeof checkCapabilities>) => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkCapabilities } from "../../src/capabilities/check-run.js";
-import { RULES_BY_ID } from "../../src/registry.js";
+import { checkRequest } from "../helpers/check-request.js";
 import { FIXTURES } from "../helpers/run.js";
 import { toCapability, unknownFileFields } from "../../src/capabilities/model/capability.js";
 import type { ModelItem } from "../../src/capabilities/model/types.js";
@@ -111,15 +111,7 @@ describe("the capability model", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-model-"));
     try {
       cpSync(path.join(FIXTURES, "cli", "app-build"), dir, { recursive: true });
-      const { checks } = await checkCapabilities({
-        cwd: dir,
-        env: {},
-        paths: [],
-        manifest: [],
-        plugins: [],
-        permissions: [],
-        rules: RULES_BY_ID,
-      });
+      const { checks } = await checkCapabilities(checkRequest(dir));
       const capabilities = checks.flatMap((check) => check.project.capabilities);
       expect(capabilities.length).toBeGreaterThan(0);
       expect(capabilities.filter((capability) => capability.webviews === shared).length).toBe(
