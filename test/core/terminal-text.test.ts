@@ -228,16 +228,19 @@ describe("the escaping functions", () => {
 });
 
 describe("the compact report escapes each value of a line", () => {
+  /** Hostile payloads, and lone surrogates at each edge of a value beside whole pairs and plain text. */
+  const EDGE_VALUES = [
+    ...Object.values(PAYLOADS),
+    "\ud800",
+    "\udc00",
+    "end \ud83d",
+    "\ude00 start",
+    "plain",
+    "plain \ud83d\ude00",
+  ];
+
   it("as escaping the assembled line would: payloads and lone surrogates at every edge of a value", () => {
-    const values = [
-      ...Object.values(PAYLOADS),
-      "\ud800",
-      "\udc00",
-      "end \ud83d",
-      "\ude00 start",
-      "plain",
-    ];
-    const diagnostics = values.flatMap((value, i) => [
+    const diagnostics = EDGE_VALUES.flatMap((value, i) => [
       diagnosticWith(value, `message ${i}`),
       diagnosticWith(`dir/${i}.json`, value),
       { ...diagnosticWith("", value), liveServer: value },
@@ -254,12 +257,7 @@ describe("the compact report escapes each value of a line", () => {
   });
 
   it("is written without a second search for controls, as the search would have written it", () => {
-    const diagnostics = [
-      ...Object.values(PAYLOADS),
-      "\ud800",
-      "end \ud83d",
-      "plain \ud83d\ude00",
-    ].flatMap((value, i) => [
+    const diagnostics = EDGE_VALUES.flatMap((value, i) => [
       diagnosticWith(value, `message ${i}`),
       diagnosticWith("a.json", value),
     ]);
