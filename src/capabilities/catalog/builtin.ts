@@ -11,6 +11,7 @@ export interface UnreadManifest {
 let builtins: AclManifests | undefined;
 const unreadOf = new WeakMap<AclManifests, ReadonlyMap<string, UnreadManifest>>();
 let manifestsParsed = 0;
+let manifestTextSearches = 0;
 
 /**
  * The core and official-plugin catalogs shipped in `data/`, read once per process and shared (never
@@ -53,6 +54,11 @@ export function unreadBuiltins(
   return unreadOf.get(manifests);
 }
 
+/** How many times a built-in manifest's text was searched for a field name (a test counts them). */
+export function builtinManifestTextSearches(): number {
+  return manifestTextSearches;
+}
+
 /** How many built-in manifests this process has parsed (a test counts them). */
 export function builtinManifestsParsed(): number {
   return manifestsParsed;
@@ -93,6 +99,7 @@ function unreadManifest(text: string): UnreadManifest {
   let parsed: Manifest | undefined;
   // A field written with an escape (`"platfor\u006ds"`) would not be found by its name.
   const escaped = text.includes("\\u");
+  const heldFields = new Map<string, boolean>();
   return {
     read: () => {
       if (!parsed) {
@@ -101,7 +108,16 @@ function unreadManifest(text: string): UnreadManifest {
       }
       return parsed;
     },
-    mayHold: (field) => escaped || text.includes(`"${field}"`),
+    // Asked of every built-in manifest by every app (`platforms`: is the app platform-independent?),
+    // and the answer is the text's: one search of a manifest's text per field and process.
+    mayHold: (field) => {
+      let held = heldFields.get(field);
+      if (held === undefined) {
+        manifestTextSearches++;
+        heldFields.set(field, (held = escaped || text.includes(`"${field}"`)));
+      }
+      return held;
+    },
   };
 }
 

@@ -115,8 +115,11 @@ export function forgetFilesRead(): void {
   filesRead.clear();
 }
 
-/** Work counters for tests (never timed): texts decoded by the exact decoder below. */
-export const readWork = { exactDecodes: 0, largeReads: 0 };
+/**
+ * Work counters for tests (never timed): texts decoded by the exact decoder below, large files read,
+ * paths asked of the disk by {@link pathKind}.
+ */
+export const readWork = { exactDecodes: 0, largeReads: 0, stats: 0 };
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -278,16 +281,35 @@ export function describeIoError(error: unknown): string {
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
 
+/** Each path's answer, per recording (see `pathKind`). */
+const answersByRecording = new WeakMap<ReadLog, Map<string, PathKind>>();
+
 /**
  * Synchronous inside, like the reads: a stat of a local path costs microseconds, a thread-pool round trip
  * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
+ * One load asks about the same paths again and again (an app's package.json four times, each platform
+ * config twice, every `.git` from the app up to the root once per search: a monorepo outside a
+ * repository probed `.git` 33 times per app): each path's answer is kept for the newest recording in
+ * progress (a load's), so it never outlives that load, and every probe is still recorded in the read
+ * log (`--watch` re-runs when a probed path appears). Without a recording, every call asks the disk.
  */
-export async function pathKind(
-  target: string,
-): Promise<"file" | "directory" | "other" | "missing"> {
+export async function pathKind(target: string): Promise<PathKind> {
   noteRead("files", target);
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
+  const log = newestRecording();
+  if (!log) return diskKind(target);
+  let answers = answersByRecording.get(log);
+  if (!answers) answersByRecording.set(log, (answers = new Map<string, PathKind>()));
+  let kind = answers.get(target);
+  if (kind === undefined) answers.set(target, (kind = diskKind(target)));
+  return kind;
+}
+
+type PathKind = "file" | "directory" | "other" | "missing";
+
+function diskKind(target: string): PathKind {
+  readWork.stats++;
   try {
     // A missing path is the usual answer (platform configs, .git on the way up): no exception is made for it.
     const info = statSync(target, { throwIfNoEntry: false });
@@ -366,32 +388,9 @@ export interface WalkOptions {
   boundary?: string | undefined;
 }
 
-/** `.git` answers by folder, per recording (see `repositoryMarkerKind`). */
-const repositoryMarkers = new WeakMap<ReadLog, Map<string, PathKind>>();
-
-type PathKind = Awaited<ReturnType<typeof pathKind>>;
-
-/**
- * `pathKind` of `folder`'s `.git`. The searches of one load (Cargo files, the build, the window
- * labels) each walk from the app up to the root through the same folders: a monorepo outside a
- * repository probed `.git` 33 times per app, up to `/`. Each folder's answer is kept for the newest
- * recording in progress (a load's), so it never outlives that load, and every probe is still
- * recorded in the read log (`--watch` re-runs when a `.git` appears). Without a recording, as before.
- */
-export async function repositoryMarkerKind(folder: string): Promise<PathKind> {
-  const marker = path.join(folder, ".git");
-  const log = newestRecording();
-  if (!log) return pathKind(marker);
-  let answers = repositoryMarkers.get(log);
-  if (!answers) repositoryMarkers.set(log, (answers = new Map<string, PathKind>()));
-  const known = answers.get(marker);
-  if (known !== undefined) {
-    noteRead("files", marker);
-    return known;
-  }
-  const kind = await pathKind(marker);
-  answers.set(marker, kind);
-  return kind;
+/** `pathKind` of `folder`'s `.git`: the searches of one load walk the same folders up to the root. */
+export function repositoryMarkerKind(folder: string): Promise<PathKind> {
+  return pathKind(path.join(folder, ".git"));
 }
 
 /** The folders from `start` up to the repository root (the nearest folder holding `.git`), nearest first; `outside` when there is no repository. */

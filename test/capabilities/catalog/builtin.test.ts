@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { lint, loadProject } from "../../../src/index.js";
 import {
+  builtinManifestTextSearches,
   builtinManifestsParsed,
   loadBuiltinManifests,
 } from "../../../src/capabilities/catalog/builtin.js";
@@ -48,6 +49,18 @@ describe("the built-in catalogs", () => {
       expect.stringContaining('"dialog:allow-opn"'),
     ]);
     expect(typo.result.diagnostics[0]!.hint).toContain("dialog:allow-open");
+  });
+
+  it("search a manifest's text for a field once per process, not once per app", async () => {
+    await check("first-app", ["core:default"]);
+    const searched = builtinManifestTextSearches();
+    // Every app asks whether a built-in permission may be limited to some platforms.
+    expect(searched).toBeGreaterThan(0);
+    for (const name of ["second-app", "third-app"]) {
+      const { result } = await check(name, ["core:default", "core:window:allow-set-title"]);
+      expect(result.diagnostics).toEqual([]);
+    }
+    expect(builtinManifestTextSearches()).toBe(searched);
   });
 
   it("read as the files parsed whole: every key, in order, with the same manifests", async () => {
