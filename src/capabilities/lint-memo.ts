@@ -325,8 +325,12 @@ export function documentView(
       return breach(`project.${String(field)}`);
     },
   });
+  // Every field written out, as the context itself is (src/capabilities/lint.ts): no spread per rule.
   return {
-    ...context,
+    rule: context.rule,
+    catalog: context.catalog,
+    platforms: context.platforms,
+    rules: context.rules,
     project: view,
     capabilities,
     entries: () =>
