@@ -26,14 +26,16 @@ let parseUrlPattern: typeof import("../engine/match/origin.js").parseUrlPattern 
 
 /** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
 export function loadRemotePatternTools(): Promise<RemotePatternTools> {
-  tools ??= Promise.all([
-    import("urlpattern-polyfill/urlpattern"),
-    import("../engine/match/origin.js"),
-  ]).then(([polyfill, origin]) => {
+  tools ??= import("../engine/match/origin.js").then((origin) => {
     matchComponent = origin.componentPatternMatches;
     parseUrlPattern = origin.parseUrlPattern;
     return {
-      URLPattern: polyfill.URLPattern,
+      // The engine's copy of the polyfill, loaded when a pattern is first judged: its module builds
+      // Unicode regular expressions as it loads (about 5 M instructions), and the rules and the danger
+      // judge load these tools in every check, with remote URLs or not.
+      get URLPattern() {
+        return origin.urlPatternClass();
+      },
       compileRemotePattern: origin.compileRemotePattern,
       parseUrlPattern: origin.parseUrlPattern,
     };

@@ -23,8 +23,9 @@ export default defineRule({
   },
   async check(context) {
     const tools = await loadRemotePatternTools();
-    const { URLPattern } = tools;
     for (const remote of remotePatterns(context, tools)) {
+      // Read here, not before the loop: the polyfill loads on first read (url-reach.ts).
+      const { URLPattern } = tools;
       // A pattern for every scheme is broad-remote's finding, which already covers plain http.
       if (
         !componentMatches(URLPattern, "protocol", remote.protocol, "http") ||

@@ -114,7 +114,7 @@ describe("glob crate details beyond the corpus", () => {
 });
 
 describe("checkLabel", () => {
-  it.each(["main", "main-1", "a/b:c_d", "fenêtre", "窗口", ""])("accepts %j", (label) =>
+  it.each(["main", "main-1", "a/b:c_d", "fenêtre", "窗口", "v٣", ""])("accepts %j", (label) =>
     expect(checkLabel(label)).toEqual({ ok: true }),
   );
   it.each(["main window", "a.b", "x*", "a\\b", "ümlaut!"])("rejects %j", (label) =>

@@ -114,11 +114,17 @@ type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPatter
 /** The polyfill's class, loaded once per process (code, not data: nothing of a run stays in it). */
 let URLPatternImpl: URLPatternClass | undefined;
 
+/** Whether this process has loaded the polyfill (a test checks that loading the danger tools does not). */
+export function urlPatternPolyfillLoaded(): boolean {
+  return URLPatternImpl !== undefined;
+}
+
 /**
  * Node 20 has no global URLPattern. The polyfill is loaded (synchronously, through its CommonJS build)
- * the first time a remote pattern is compiled, so runs without `remote.urls` never load it.
+ * the first time a remote pattern is compiled or judged (the danger tools take the class from here:
+ * dangers/url-reach.ts), so runs without `remote.urls` never load it.
  */
-function urlPatternClass(): URLPatternClass {
+export function urlPatternClass(): URLPatternClass {
   URLPatternImpl ??= (
     createRequire(import.meta.url)("urlpattern-polyfill/urlpattern") as {
       URLPattern: URLPatternClass;
@@ -303,8 +309,13 @@ interface Token {
   value: string;
 }
 
-const NAME_START = /[$_\p{ID_Start}]/u;
-const NAME_CONTINUE = /[$_\u200C\u200D\p{ID_Continue}]/u;
+/**
+ * Made on first use: V8 builds a `\p{...}` class from Unicode's tables when the literal is evaluated,
+ * about 1.5 M instructions each, at load time in every run though only a pattern's `:name` needs them.
+ */
+let names: { start: RegExp; continue: RegExp } | undefined;
+const namePatterns = () =>
+  (names ??= { start: /[$_\p{ID_Start}]/u, continue: /[$_\u200C\u200D\p{ID_Continue}]/u });
 
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
@@ -322,7 +333,8 @@ function tokenize(input: string): Token[] {
     else if (c === "}") tokens.push({ type: "close", value: input[i++]! });
     else if (c === ":") {
       let j = i + 1;
-      while (j < input.length && (j === i + 1 ? NAME_START : NAME_CONTINUE).test(input[j]!)) j++;
+      const name = namePatterns();
+      while (j < input.length && (j === i + 1 ? name.start : name.continue).test(input[j]!)) j++;
       if (j === i + 1)
         throw new RegexUnsupportedError(
           `missing parameter name at ${i} in ${JSON.stringify(input)}`,
