@@ -100,18 +100,31 @@ const io = {
   env: process.env,
   ...(interrupt ? { signal: interrupt.signal } : {}),
 };
+// Whether the run made any of Node's standard streams (a terminal, /dev/null, a write the descriptor
+// refused, standard input): what such a stream holds is written as the event loop runs.
+let nodeStreams = false;
+const nodeStream = (name) => () => {
+  nodeStreams = true;
+  return process[name];
+};
 for (const [name, fd] of [
   ["stdout", 1],
   ["stderr", 2],
 ]) {
-  const stream = cli.exports.standardStream(fd, () => process[name]);
+  const stream = cli.exports.standardStream(fd, nodeStream(name));
   Object.defineProperty(io, name, { enumerable: true, get: stream });
 }
-Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
+Object.defineProperty(io, "stdin", { enumerable: true, get: nodeStream("stdin") });
 cli.exports.main(io).then(async (code) => {
   // Never below what a refused write already set (2).
   process.exitCode = Math.max(code, process.exitCode ?? 0);
   await liveServer?.stopUnadopted();
+  // Done, with every byte written by fs.writeSync and nothing pending in Node's loop (no stream, timer,
+  // request or child): the process ends now instead of when the loop finds itself empty, which skips
+  // a scavenge V8 schedules for the idle loop and the heap's teardown (a one-file check: 4 M
+  // instructions and 70 page faults). Anything pending (an app's check leaves an Immediate) ends as before.
+  if (!nodeStreams && !interrupt && !liveServer && process.getActiveResourcesInfo().length === 0)
+    process.exit();
 });
 
 /**

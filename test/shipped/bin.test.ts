@@ -1,9 +1,11 @@
 import { execFile, spawnSync } from "node:child_process";
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   statSync,
   writeFileSync,
@@ -157,6 +159,76 @@ vm.Script = class extends Compiled {
     expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
     // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
     expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
+  });
+});
+
+describe("the end of a run", () => {
+  const BIN = path.join(ROOT, "bin", "caplint.js");
+  // Node emits beforeExit when its loop ran empty; a run the bin ends at once (process.exit) never does.
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-run-end-"));
+  const probe = path.join(dir, "probe.cjs");
+  writeFileSync(
+    probe,
+    'process.on("beforeExit", () => require("node:fs").writeSync(2, "loop ran empty\\n"));',
+  );
+  writeFileSync(
+    path.join(dir, "default.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }),
+  );
+  // 300 files of findings: about 110 KB of report, more than a pipe holds, so writes wait for the reader.
+  const files: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    files.push(`c${i}.json`);
+    writeFileSync(
+      path.join(dir, `c${i}.json`),
+      JSON.stringify({
+        identifier: `c${i}`,
+        windows: ["main"],
+        permissions: ["core:default", `core:nope${i}`, "fs:allow-read-file"],
+      }),
+    );
+  }
+  const spawn = (args: string[], stdout: "pipe" | number) =>
+    spawnSync(process.execPath, ["--require", probe, BIN, ...args], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", stdout, "pipe"],
+      maxBuffer: 1 << 26,
+    });
+  const intoFile = (args: string[], file: string) => {
+    const fd = openSync(path.join(dir, file), "w");
+    try {
+      return { ...spawn(args, fd), stdout: readFileSync(path.join(dir, file), "utf8") };
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it("comes when main resolves, with nothing pending, its whole report written into a pipe and into a file", () => {
+    const clean = spawn(["check", "default.json"], "pipe");
+    expect([clean.status, clean.stdout, clean.stderr]).toEqual([
+      0,
+      "1 file checked, no problems\n",
+      "",
+    ]);
+    const args = ["check", ...files];
+    const piped = spawn(args, "pipe");
+    expect([piped.status, piped.stderr]).toEqual([1, ""]);
+    expect(piped.stdout.length).toBeGreaterThan(100_000);
+    expect(piped.stdout).toContain('unknown permission "core:nope299"');
+    const filed = intoFile(args, "report.txt");
+    expect([filed.status, filed.stderr]).toEqual([1, ""]);
+    expect(filed.stdout).toBe(piped.stdout);
+  });
+
+  it("waits for Node's loop when the run made one of Node's streams (here /dev/null's)", () => {
+    const fd = openSync("/dev/null", "w");
+    try {
+      const result = spawn(["check", "default.json"], fd);
+      expect([result.status, result.stderr]).toEqual([0, "loop ran empty\n"]);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 
