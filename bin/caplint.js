@@ -100,21 +100,30 @@ const io = {
   env: process.env,
   ...(interrupt ? { signal: interrupt.signal } : {}),
 };
-// Whether the run made any of Node's standard streams (a terminal, /dev/null, a write the descriptor
-// refused, standard input): what such a stream holds is written as the event loop runs.
+// Whether anything made one of Node's standard streams (a terminal, /dev/null, a write the descriptor
+// refused, standard input, the language server's own use): what such a stream holds is written as the
+// event loop runs. Node defines each as a getter that makes it on first read.
 let nodeStreams = false;
-const nodeStream = (name) => () => {
-  nodeStreams = true;
-  return process[name];
-};
+for (const name of ["stdin", "stdout", "stderr"]) {
+  const node = Object.getOwnPropertyDescriptor(process, name);
+  if (typeof node?.get !== "function" || !node.configurable) nodeStreams = true;
+  else
+    Object.defineProperty(process, name, {
+      ...node,
+      get() {
+        nodeStreams = true;
+        return node.get.call(this);
+      },
+    });
+}
 for (const [name, fd] of [
   ["stdout", 1],
   ["stderr", 2],
 ]) {
-  const stream = cli.exports.standardStream(fd, nodeStream(name));
+  const stream = cli.exports.standardStream(fd, () => process[name]);
   Object.defineProperty(io, name, { enumerable: true, get: stream });
 }
-Object.defineProperty(io, "stdin", { enumerable: true, get: nodeStream("stdin") });
+Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
 cli.exports.main(io).then(async (code) => {
   // Never below what a refused write already set (2).
   process.exitCode = Math.max(code, process.exitCode ?? 0);
