@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isAscii, isUtf8 } from "node:buffer";
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { newestRecording, noteRead, type ReadLog } from "./read-log.js";
 
@@ -235,6 +235,35 @@ function sequenceLength(bytes: Buffer, i: number): number {
 }
 
 /**
+ * A folder's entries in the order of their names' bytes. Read with names as text (Node decodes them as
+ * UTF-8) when every name is plain: no buffer per name, no native call per comparison of the sort and
+ * none per name to validate and decode it (a capabilities folder of 2,000 files). Names below U+D800
+ * compare as their UTF-8 bytes do; a name at or above it (a U+FFFD that may stand for bytes that are
+ * not UTF-8, or characters whose UTF-16 order is not their bytes') and every name of a folder whose own
+ * name is not UTF-8 make the folder listed again as bytes, as before.
+ */
+function folderEntries(dir: string): Array<Dirent<string> | Dirent<Buffer>> {
+  if (!rawPaths.has(dir)) {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    let plain = true;
+    for (let index = 0; index < entries.length && plain; index++)
+      plain = !NOT_PLAIN_NAME.test(entries[index]!.name);
+    if (plain) return entries.sort(byName);
+  }
+  return readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).sort((a, b) =>
+    Buffer.compare(a.name, b.name),
+  );
+}
+
+/** A character whose UTF-16 order may not be its UTF-8 bytes' order, or a U+FFFD of a lossy decoding. */
+const NOT_PLAIN_NAME = /[\ud800-\uffff]/;
+
+/** Names of one folder are distinct. */
+function byName(a: Dirent<string>, b: Dirent<string>): number {
+  return a.name < b.name ? -1 : 1;
+}
+
+/**
  * What `path.join(dir, name)` puts before a name read from `dir`: a folder entry's name holds no
  * separator and is never `.` or `..`, so joining it is the folder's own join followed by the name
  * (NUL stands in for the name: no file name or path holds it). Worked out once per folder, not per entry.
@@ -448,15 +477,19 @@ export function walk(
     seen.add(real);
     let entries;
     try {
-      entries = readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
+      entries = folderEntries(dir);
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
     }
-    entries.sort((a, b) => Buffer.compare(a.name, b.name));
     const prefix = childPrefix(dir);
     for (const entry of entries) {
-      const { full, name } = childPath(dir, prefix, entry.name);
+      let full: string;
+      let name: string;
+      if (typeof entry.name === "string") {
+        name = entry.name;
+        full = prefix + name;
+      } else ({ full, name } = childPath(dir, prefix, entry.name));
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       const link = entry.isSymbolicLink();
@@ -466,7 +499,7 @@ export function walk(
           if (!isWithin(target, boundaryReal)) {
             if (
               !skipFolder(name) &&
-              (extensions.some((ext) => name.endsWith(ext)) || statSync(fsPath(full)).isDirectory())
+              (hasExtension(name, extensions) || statSync(fsPath(full)).isDirectory())
             )
               result.outside.push({ file: full, target });
             continue;
@@ -484,14 +517,14 @@ export function walk(
       }
       if (isDir) {
         if (skipFolder(name)) continue;
-        if (extensions.some((ext) => name.endsWith(ext)))
+        if (hasExtension(name, extensions))
           result.problems.push({ file: full, message: folderLikeFile });
         // A name that is not UTF-8 reads differently in a real path (U+FFFD) than here (`\xHH`): resolved, so
         // loops are cut by one spelling.
         visit(full, link || hasRawName(full) ? undefined : path.join(real, name));
       } else if (ignoreName(name)) {
         continue;
-      } else if (extensions.some((ext) => name.endsWith(ext))) {
+      } else if (hasExtension(name, extensions)) {
         if (isFile) result.files.push(full);
         else
           result.problems.push({
@@ -505,4 +538,11 @@ export function walk(
   };
   visit(root);
   return Promise.resolve(result);
+}
+
+/** Whether `name` ends with one of `extensions` (no closure per name of a walk). */
+function hasExtension(name: string, extensions: readonly string[]): boolean {
+  for (let index = 0; index < extensions.length; index++)
+    if (name.endsWith(extensions[index]!)) return true;
+  return false;
 }
