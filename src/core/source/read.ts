@@ -117,9 +117,9 @@ export function forgetFilesRead(): void {
 
 /**
  * Work counters for tests (never timed): texts decoded by the exact decoder below, large files read,
- * paths asked of the disk by {@link pathKind}.
+ * paths asked of the disk by {@link pathKind}, folders listed as bytes (names a text listing cannot sort).
  */
-export const readWork = { exactDecodes: 0, largeReads: 0, stats: 0 };
+export const readWork = { exactDecodes: 0, largeReads: 0, stats: 0, folderByteListings: 0 };
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -250,6 +250,7 @@ function folderEntries(dir: string): Array<Dirent<string> | Dirent<Buffer>> {
       plain = !NOT_PLAIN_NAME.test(entries[index]!.name);
     if (plain) return entries.sort(byName);
   }
+  readWork.folderByteListings++;
   return readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).sort((a, b) =>
     Buffer.compare(a.name, b.name),
   );

@@ -125,4 +125,33 @@ describe("walk", () => {
     });
     expect(result.files).toEqual(expected.map((name) => path.join(relative, name)));
   });
+
+  it("lists a folder of plain names as text, in the order of the names' bytes; any other folder as bytes", async () => {
+    const dir = temp();
+    const plain = path.join(dir, "plain");
+    const wide = path.join(dir, "wide");
+    mkdirSync(path.join(plain, "sub"), { recursive: true });
+    mkdirSync(wide);
+    // Byte order, not UTF-16 order: U+FF21 (EF BC A1) before U+1F600 (F0 9F 98 80), whose first
+    // code unit (U+D83D) sorts before U+FF21's; and `B` (42) before `a` (61), `é` (C3 A9) after `z`.
+    const plainNames = ["B.json", "a.json", "a-b.json", "z.json", "\u00e9.json", "sub/c.json"];
+    const wideNames = ["a\u{1F600}.json", "a\uFF21.json", "a.json", "\uFFFD.json"];
+    for (const name of plainNames) writeFileSync(path.join(plain, name), "{}");
+    for (const name of wideNames) writeFileSync(path.join(wide, name), "{}");
+    const byBytes = (names: string[]) =>
+      [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const before = readWork.folderByteListings;
+    const listed = await walk(plain, [".json"]);
+    expect(listed.files).toEqual(byBytes(plainNames).map((name) => path.join(plain, name)));
+    expect(readWork.folderByteListings - before).toBe(0);
+    const wideListed = await walk(wide, [".json"]);
+    expect(wideListed.files).toEqual(byBytes(wideNames).map((name) => path.join(wide, name)));
+    expect(wideListed.files.map((file) => path.basename(file))).toEqual([
+      "a.json",
+      "a\uFF21.json",
+      "a\u{1F600}.json",
+      "\uFFFD.json",
+    ]);
+    expect(readWork.folderByteListings - before).toBe(1);
+  });
 });
