@@ -832,10 +832,17 @@ function configFileSpelling(configPath: string): Spelling | undefined {
 async function completeCatalog(context: LoadContext, project: Project): Promise<void> {
   // Each identifier once, with the number of entries writing it: a large app writes a few hundred,
   // tens of thousands of times, so each is parsed and its spelling read once (not once per entry).
+  // Indexed loops: a for-of over each capability's list, destructuring each entry, ran an iterator
+  // and a step object per entry before the optimiser compiled it.
   const written = new Map<string, number>();
-  for (const capability of project.capabilities)
-    for (const { identifier } of capability.permissions)
+  const capabilities = project.capabilities;
+  for (let index = 0; index < capabilities.length; index++) {
+    const permissions = capabilities[index]!.permissions;
+    for (let at = 0; at < permissions.length; at++) {
+      const identifier = permissions[at]!.identifier;
       written.set(identifier, (written.get(identifier) ?? 0) + 1);
+    }
+  }
   const granted = new Set([...written.keys()].map((id) => Catalog.keyOf(id)?.key));
   // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
   // spec's `host`), else the app config's file name (`tauri.conf.json` and `Tauri.toml` are Tauri's; the
