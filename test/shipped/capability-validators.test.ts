@@ -79,4 +79,80 @@ describe("the build's capability validators", () => {
       expect(built[form].errors ?? null).toEqual(now[form].errors ?? null);
     }
   });
+
+  it("accept JSON scope values and object entries before Ajv's branches, and no other value", () => {
+    const code = readFileSync(generatedFile, "utf8");
+    // The value validator and the entry validator each return at once for what they accept, and an
+    // entry's `allow` and `deny` items that are JSON values are not passed to the value validator.
+    expect(
+      code.match(/\{if\(isJsonValue\(data\)\)\{validate\d+\.errors = null;return true;\}/g),
+    ).toHaveLength(1);
+    expect(
+      code.match(
+        /&& isValueList\(data\.allow\) && isValueList\(data\.deny\)\)\{validate\d+\.errors = null;return true;\}/g,
+      ),
+    ).toHaveLength(1);
+    expect(code.match(/if\(!isJsonValue\(data\d+\[i\d+\]\) && !\(validate\d+\(/g)).toHaveLength(2);
+    const now = compiledNow();
+    class Shape {
+      constructor(readonly path: string) {}
+    }
+    const inherited = Object.create({ extra: undefined }) as Record<string, unknown>;
+    inherited.path = "$HOME";
+    const holey: unknown[] = ["a"];
+    holey[2] = "c";
+    const values: unknown[] = [
+      null,
+      true,
+      0,
+      -1.5,
+      Infinity,
+      Number.NaN,
+      "",
+      "$APPDATA/**",
+      [],
+      {},
+      [1, [2, [3, { deep: [null, { deeper: "x" }] }]]],
+      { path: "$HOME/**", nested: { list: [true, null, 1e300] }, __proto__: "kept" },
+      JSON.parse('{"__proto__": {"a": 1}, "b": [{}]}'),
+      new Shape("$HOME"),
+      new Date(0),
+      undefined,
+      [undefined],
+      { a: undefined },
+      { a: [1, undefined] },
+      holey,
+      10n,
+      { big: 10n },
+      () => "x",
+      Symbol("x"),
+      inherited,
+    ];
+    const entries: unknown[] = [
+      ...values.map((value) => ({ identifier: "fs:scope", allow: [value], deny: [value, "x"] })),
+      ...values.map((value) => ({ identifier: "fs:scope", allow: value })),
+      ...values.map((value) => ({ identifier: value, deny: [] })),
+      { identifier: "fs:scope", allow: null, deny: undefined },
+      { identifier: "fs:scope", allow: [], extra: 1 },
+      Object.assign(Object.create({ identifier: "fs:inherited" }) as object, { allow: [1] }),
+      { identifier: "fs:scope", allow: holey },
+    ];
+    const capability = (permissions: unknown[]) => ({ identifier: "main", permissions });
+    const files: Array<[keyof Validators, unknown]> = [
+      ...entries.map((entry): [keyof Validators, unknown] => ["single", capability([entry])]),
+      ["single", capability(entries)],
+      ["list", [capability(entries), capability(["a", { identifier: "b", allow: [{}] }])]],
+      ["wrapped", { capabilities: [capability(entries)] }],
+    ];
+    for (const [form, file] of files) {
+      const verdict = built[form](file);
+      expect(verdict).toBe(now[form](file));
+      expect(built[form].errors ?? null).toEqual(now[form].errors ?? null);
+    }
+    // Each kind of value was judged both ways: JSON values pass, the others fail with Ajv's errors.
+    const judged = values.map((value) =>
+      built.single(capability([{ identifier: "fs:scope", allow: [value] }])),
+    );
+    expect(judged.filter(Boolean).length).toBe(15);
+  });
 });
