@@ -70,10 +70,10 @@ const NOT_PLAIN: unique symbol = Symbol("not plain");
  * files: strings, numbers, booleans, arrays and tables (one object per table, no replacer or reviver
  * call per value, no JSON text). `-0` becomes `0` and a string the round trip's marker begins becomes
  * its number, as they do through JSON. Anything else (a date, whose JSON is its `toJSON`, a key
- * `__proto__`, which a plain object's assignment would take for its prototype) is left to the round
- * trip: {@link NOT_PLAIN}.
+ * `__proto__`, which a plain object's assignment would take for its prototype, a table nested deeper
+ * than the documents' bound) is left to the round trip: {@link NOT_PLAIN}.
  */
-function plainCopy(value: unknown): unknown {
+function plainCopy(value: unknown, depth = 0): unknown {
   switch (typeof value) {
     case "string":
       return value.startsWith(NON_FINITE) ? Number(value.slice(NON_FINITE.length)) : value;
@@ -82,12 +82,14 @@ function plainCopy(value: unknown): unknown {
     case "boolean":
       return value;
     case "object": {
-      if (value === null) return NOT_PLAIN;
+      // Deeper than the documents' bound (an inline table's dotted keys, which no bracket counts):
+      // the round trip decides, and its recursion overflows at some depth (a parse error).
+      if (value === null || depth >= MAX_NESTING_DEPTH) return NOT_PLAIN;
       if (Array.isArray(value)) {
         const copy: unknown[] = [];
         for (let index = 0; index < value.length; index++) {
           if (!(index in value)) return NOT_PLAIN;
-          const item = plainCopy(value[index]);
+          const item = plainCopy(value[index], depth + 1);
           if (item === NOT_PLAIN) return NOT_PLAIN;
           copy.push(item);
         }
@@ -100,7 +102,7 @@ function plainCopy(value: unknown): unknown {
       for (let index = 0; index < keys.length; index++) {
         const key = keys[index]!;
         if (key === "__proto__") return NOT_PLAIN;
-        const item = plainCopy((value as Record<string, unknown>)[key]);
+        const item = plainCopy((value as Record<string, unknown>)[key], depth + 1);
         if (item === NOT_PLAIN) return NOT_PLAIN;
         copy[key] = item;
       }

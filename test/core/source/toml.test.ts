@@ -60,10 +60,20 @@ describe("parseToml", () => {
     expect(tomlWork.roundTrips - before).toBe(0);
   });
 
-  it("leaves dates and __proto__ keys to the JSON round trip", () => {
+  it("leaves dates, __proto__ keys and values nested past the bound to the JSON round trip", () => {
     const before = tomlWork.roundTrips;
     for (const text of other) expectSame(parseToml(text).value, roundTrip(text));
     expect(tomlWork.roundTrips - before).toBe(other.length);
+    // 256 levels of tables are copied directly; one more goes through the round trip, and 3,000 (an
+    // inline table's dotted keys, which no bracket counts) overflow its recursion as before.
+    const nested = (levels: number) =>
+      `x = { ${Array.from({ length: levels }, () => "a").join(".")} = 1 }`;
+    const direct = tomlWork.roundTrips;
+    expectSame(parseToml(nested(255)).value, roundTrip(nested(255)));
+    expect(tomlWork.roundTrips - direct).toBe(0);
+    expectSame(parseToml(nested(256)).value, roundTrip(nested(256)));
+    expect(tomlWork.roundTrips - direct).toBe(1);
+    expect(parseToml(nested(3_000)).error?.message).toBe("the file nests too deeply to parse");
     expect(Object.getPrototypeOf(parseToml('"__proto__" = 1').value)).toBe(Object.prototype);
   });
 });
