@@ -128,6 +128,8 @@ export class Resolution implements PlatformSource {
    * themselves, were made for nothing and kept for the run.
    */
   private readonly grantsWithProblems: number[] = [];
+  /** The grants whose expansion has command-less leaves (global scope contributions), in grant order. */
+  private readonly grantsWithScopeOnly: number[] = [];
   private everyProblem: ResolutionProblem[] | undefined;
   readonly models: ResolvedModel[];
   /**
@@ -181,6 +183,7 @@ export class Resolution implements PlatformSource {
         const entry = entries[e]!;
         const expansion = expander.expandEntry(entry.identifier);
         if (expansion.problems.length > 0) this.grantsWithProblems.push(this.grantEntries.length);
+        if (expansion.scopeOnly.length > 0) this.grantsWithScopeOnly.push(this.grantEntries.length);
         let users = this.grantsOf.get(expansion);
         if (!users) this.grantsOf.set(expansion, (users = NO_GRANTS.slice()));
         users.push(this.grantEntries.length);
@@ -690,10 +693,12 @@ export class Resolution implements PlatformSource {
     on: PlatformSet;
   }> {
     const contributions: Array<{ contribution: GlobalScopeContribution; on: PlatformSet }> = [];
-    for (let grantIndex = 0; grantIndex < this.grantExpansions.length; grantIndex++) {
+    // Only the grants with command-less leaves, listed as the grants were filed (most grants have none).
+    const grants = this.grantsWithScopeOnly;
+    for (let g = 0; g < grants.length; g++) {
+      const grantIndex = grants[g]!;
       const expansion = this.grantExpansions[grantIndex]!;
       const scopeOnly = expansion.scopeOnly;
-      if (scopeOnly.length === 0) continue;
       const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]!]!.on;
       for (let i = 0; i < scopeOnly.length; i++) {
         const leafIndex = scopeOnly[i]!;
