@@ -109,6 +109,8 @@ export const work = {
   expandersMade: 0,
   /** URLPattern constructor strings parsed (by the polyfill: once per distinct string and run). */
   urlPatternsParsed: 0,
+  /** Grants the resolution's walk of the global scope contributions visits (only those with command-less leaves). */
+  globalScopeGrantsWalked: 0,
 };
 
 export type WorkCounter = keyof typeof work;

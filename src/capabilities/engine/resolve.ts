@@ -697,6 +697,7 @@ export class Resolution implements PlatformSource {
     const grants = this.grantsWithScopeOnly;
     for (let g = 0; g < grants.length; g++) {
       const grantIndex = grants[g]!;
+      work.globalScopeGrantsWalked++;
       const expansion = this.grantExpansions[grantIndex]!;
       const scopeOnly = expansion.scopeOnly;
       const capabilityOn = this.capabilities[this.grantCapabilities[grantIndex]!]!.on;

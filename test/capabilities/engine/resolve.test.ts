@@ -8,6 +8,7 @@ import {
   resolve,
   type ResolvedModel,
 } from "../../../src/capabilities/engine/index.js";
+import { resetWork, work } from "../../../src/capabilities/work.js";
 import { describeProblem } from "../../../src/capabilities/rules/support/resolution-problems.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
@@ -448,6 +449,38 @@ describe("scopes", () => {
       catalog,
       platform: "linux",
     });
+
+  it("walks only the grants with command-less leaves for the global scope, in grant order", () => {
+    // 30 capabilities of 8 entries, one of which brings a global scope contribution: 30 grants are
+    // walked for the global scope (a walk of every grant visited 240).
+    const entries = [
+      "fs:allow-plain",
+      "fs:allow-read",
+      "fs:deny-write",
+      "fs:bare-scope-only",
+      "fs:allow-plain",
+      "fs:allow-read",
+      "fs:deny-write",
+      "fs:allow-plain",
+    ];
+    resetWork();
+    const model = resolve({
+      capabilities: Array.from({ length: 30 }, (_, i) =>
+        capability({
+          identifier: `c${String(i).padStart(2, "0")}`,
+          windows: ["main"],
+          permissions: entries,
+        }),
+      ),
+      catalog,
+      platform: "linux",
+    });
+    const fs = model.globalScope.get("fs")!;
+    expect(fs.contributions.map((c) => [c.provenance.capability, c.provenance.path])).toEqual(
+      Array.from({ length: 30 }, (_, i) => [`c${String(i).padStart(2, "0")}`, ["permissions", 3]]),
+    );
+    expect(work.globalScopeGrantsWalked).toBe(30);
+  });
 
   it("puts the entry's extra scope before the leaf's own and copies it onto every leaf of a set", () => {
     const model = run([{ identifier: "fs:mixed", allow: [{ path: "$EXTRA" }] }]);
