@@ -632,9 +632,25 @@ export class Resolution implements PlatformSource {
         entry,
         leaf,
       ),
-      scope: scopeListsOf(entry, leaf),
+      scope:
+        Array.isArray(entry.allow) || Array.isArray(entry.deny)
+          ? scopeListsOf(entry, leaf)
+          : this.leafScopeOf(leaf),
     });
   }
+
+  /**
+   * The scope lists of a leaf granted by an entry without lists of its own: one object per leaf, shared
+   * by every entry naming its identifier (an app's copies of a capability, its platform files), so
+   * what rules work out per scope object (the dangers module's broad values) is worked out once.
+   */
+  private leafScopeOf(leaf: Leaf): ScopeLists | null {
+    let scope = this.leafScopes.get(leaf);
+    if (scope === undefined) this.leafScopes.set(leaf, (scope = scopeListsOf(NO_LISTS, leaf)));
+    return scope;
+  }
+
+  private readonly leafScopes = new Map<Leaf, ScopeLists | null>();
 
   /** The global scope contributions on one platform: command-less leaves, in the host's order. */
   globalScopeOn(bit: number): Map<string, GlobalScope> {
@@ -751,7 +767,10 @@ export class Resolution implements PlatformSource {
  * by indexed loops, not spreads: each spread is an iterator loop with its own exception edges in the
  * optimised graph of whatever inlines this (`makeShared`, run once per leaf).
  */
-function scopeListsOf(entry: PermissionEntry, leaf: Leaf): ScopeLists | null {
+function scopeListsOf(
+  entry: Pick<PermissionEntry, "allow" | "deny">,
+  leaf: Leaf,
+): ScopeLists | null {
   const entryAllow = Array.isArray(entry.allow) ? entry.allow : undefined;
   const entryDeny = Array.isArray(entry.deny) ? entry.deny : undefined;
   const own = leaf.permission.scope;
@@ -760,6 +779,9 @@ function scopeListsOf(entry: PermissionEntry, leaf: Leaf): ScopeLists | null {
   if (!entryAllow && !entryDeny && !ownAllow && !ownDeny) return null;
   return { allow: joined(entryAllow, ownAllow), deny: joined(entryDeny, ownDeny) };
 }
+
+/** An entry without scope lists of its own. */
+const NO_LISTS: Pick<PermissionEntry, "allow" | "deny"> = Object.freeze({});
 
 /** A new list of `first`'s values then `second`'s. */
 function joined(

@@ -482,6 +482,31 @@ describe("scopes", () => {
     expect(work.globalScopeGrantsWalked).toBe(30);
   });
 
+  it("shares one scope object among the entries that name a leaf without lists of their own", () => {
+    // Copies of a capability grant the same leaf: what is worked out per scope object (the dangers
+    // module's broad values) is then worked out once, not once per copy.
+    const model = resolve({
+      capabilities: [
+        ...["a", "b", "c"].map((identifier) =>
+          capability({ identifier, windows: ["main"], permissions: ["fs:allow-read"] }),
+        ),
+        capability({
+          identifier: "d",
+          windows: ["main"],
+          permissions: [{ identifier: "fs:allow-read", allow: [{ path: "$EXTRA" }] }],
+        }),
+      ],
+      catalog,
+      platform: "linux",
+    });
+    const scopes = model.allowed.get("plugin:fs|read")!.map((entry) => entry.scope);
+    expect(scopes).toHaveLength(4);
+    expect(scopes[0]).toEqual({ allow: [{ path: "$OWN" }], deny: [] });
+    expect(scopes[1]).toBe(scopes[0]);
+    expect(scopes[2]).toBe(scopes[0]);
+    expect(scopes[3]).toEqual({ allow: [{ path: "$EXTRA" }, { path: "$OWN" }], deny: [] });
+  });
+
   it("puts the entry's extra scope before the leaf's own and copies it onto every leaf of a set", () => {
     const model = run([{ identifier: "fs:mixed", allow: [{ path: "$EXTRA" }] }]);
     const normalized = normalize(model);
