@@ -619,12 +619,12 @@ try {
   // capability files; the cost per app is the growth from 1 to 100 apps beyond the floor's, per app.
   if (want(12)) {
     const monorepoRuns = Math.max(3, Math.ceil(RUNS / 2));
-    const sizes = [];
-    for (const count of [1, 10, 50, 100]) {
-      const dir = path.join(work, `monorepo-${count}`);
-      monorepo(dir, count);
+    /** A monorepo of `count` apps (`apps` taken in turn) checked from its root, beside its read + parse floor. */
+    const monorepoBesideFloor = (name, count, apps) => {
+      const dir = path.join(work, `${name}-${count}`);
+      monorepo(dir, count, apps);
       const files = capabilityFilesUnder(dir);
-      const floorFile = floorScript(`monorepo-floor-${count}`, files);
+      const floorFile = floorScript(`${name}-floor-${count}`, files);
       const measured = sideBySide(
         () =>
           time(process.execPath, [BIN, "check", "--format", "compact", "--no-cargo-registry"], {
@@ -634,18 +634,23 @@ try {
         () => time(process.execPath, [floorFile]),
         monorepoRuns,
       );
-      sizes.push({ count, ...measured });
+      return { count, files: files.length, ...measured };
+    };
+    const perAppBeyondFloor = (first, last) =>
+      (last.subject - last.reference - (first.subject - first.reference)) /
+      (last.count - first.count);
+
+    const sizes = [1, 10, 50, 100].map((count) => {
+      const measured = monorepoBesideFloor("monorepo", count);
       report(
-        `12. monorepo: ${count} apps, ${files.length} files`,
+        `12. monorepo: ${count} apps, ${measured.files} files`,
         measured.subject,
         measured.reference,
         "read + parse floor",
       );
-    }
-    const [first, , , last] = sizes;
-    const perApp =
-      (last.subject - last.reference - (first.subject - first.reference)) /
-      (last.count - first.count);
+      return measured;
+    });
+    const perApp = perAppBeyondFloor(sizes[0], sizes[3]);
     console.log(
       `   cost per app beyond the floor, 1 → 100 apps: ${perApp.toFixed(1)} ms (target ≤ 2 ms)`,
     );
@@ -654,35 +659,12 @@ try {
     // The fixed cost per app: one small corpus app (a capability file, its config and Cargo.lock)
     // copied 100 times, so every copy after the first shares its catalog and expansions and pays only
     // what any app pays for being one. Row 12's corpus apps add their own files' work to it.
-    const smallApp = path.join(
-      ROOT,
-      "fixtures",
-      "real-world",
-      "second-set",
-      "Martichou__rquickshare__main",
-    );
-    const copies = [];
-    for (const count of [1, 100]) {
-      const dir = path.join(work, `monorepo-same-${count}`);
-      monorepo(dir, count, [smallApp]);
-      const floorFile = floorScript(`monorepo-same-floor-${count}`, capabilityFilesUnder(dir));
-      copies.push({
-        count,
-        ...sideBySide(
-          () =>
-            time(process.execPath, [BIN, "check", "--format", "compact", "--no-cargo-registry"], {
-              cwd: dir,
-              allowExit: [0, 1],
-            }),
-          () => time(process.execPath, [floorFile]),
-          monorepoRuns,
-        ),
-      });
-    }
-    const [one, hundred] = copies;
-    const fixedPerApp =
-      (hundred.subject - hundred.reference - (one.subject - one.reference)) /
-      (hundred.count - one.count);
+    const smallApp = [
+      path.join(ROOT, "fixtures", "real-world", "second-set", "Martichou__rquickshare__main"),
+    ];
+    const one = monorepoBesideFloor("monorepo-same", 1, smallApp);
+    const hundred = monorepoBesideFloor("monorepo-same", 100, smallApp);
+    const fixedPerApp = perAppBeyondFloor(one, hundred);
     console.log(
       `12b. the same small app 1 → 100 times: ${one.subject.toFixed(1)} → ${hundred.subject.toFixed(1)} ms; fixed cost per app beyond the floor ${fixedPerApp.toFixed(1)} ms (target ≤ 2 ms)`,
     );
