@@ -16,7 +16,7 @@ import { readdirSync } from "node:fs";
 import { noteRead } from "../../core/source/read-log.js";
 import { TARGETS, type Capability } from "../model/types.js";
 import { targetKeyApplies, type BuildTarget, type Truth } from "./cfg.js";
-import { lockedPackagesOf, searchFolders, staysInside, type LockedPackage } from "./cargo.js";
+import { appLock, searchFolders, staysInside, type LockedPackage } from "./cargo.js";
 import { newestMatching } from "../catalog/versions.js";
 
 /**
@@ -117,7 +117,7 @@ export async function readAppBuild(
 ): Promise<AppBuild | undefined> {
   const folders = await searchFolders(srcTauri);
   const root = folders[folders.length - 1]!;
-  const lock = await readLock(folders, root, maxBytes);
+  const lock = await appLock(folders, root, maxBytes);
   const manifestFile = path.join(srcTauri, "Cargo.toml");
   const manifest = await readToml(manifestFile, root, maxBytes);
   const mobileEvidence = await repositoryMobileEvidence(
@@ -152,20 +152,6 @@ export async function readAppBuild(
       });
     }
     return { kind: "Cargo.lock", file: relative(lock.file), plugins, mobileEvidence, root };
-  }
-  return undefined;
-}
-
-async function readLock(
-  folders: string[],
-  root: string,
-  maxBytes: number,
-): Promise<{ file: string; packages: readonly LockedPackage[] } | undefined> {
-  for (const dir of folders) {
-    const file = path.join(dir, "Cargo.lock");
-    if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
-    const read = readTextFile(file, maxBytes);
-    if (read.ok) return { file, packages: lockedPackagesOf(read.text) };
   }
   return undefined;
 }

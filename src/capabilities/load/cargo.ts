@@ -4,13 +4,18 @@
  * release they allow. The search never leaves the repository (the folder holding `.git`), or, outside
  * a repository, the app folder: a lock file elsewhere on the machine must not change the verdict.
  */
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { BoundedMemo } from "../../core/bounded-memo.js";
+import { newestRecording, type ReadLog } from "../../core/source/read-log.js";
 import { isPlainObject } from "../../core/json.js";
 import { work } from "../work.js";
 import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
-import { foldersToRepositoryRoot, pathKind, readTextFile } from "../../core/source/read.js";
+import {
+  foldersToRepositoryRoot,
+  pathKind,
+  readTextFile,
+  realPath,
+} from "../../core/source/read.js";
 
 export interface AppVersions {
   /** History catalog (`core`, `fs` …) → the version used. */
@@ -35,15 +40,12 @@ export function appFolders(folder: string): string[] {
 
 /** Whether `file`'s real location is still inside `root` (a symlink may point anywhere). */
 export function staysInside(file: string, root: string): boolean {
-  try {
-    // One system call each (the JavaScript realpath walks the path a component at a time).
-    const real = realpathSync.native(file);
-    const base = realpathSync.native(root);
-    const relative = path.relative(base, real);
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-  } catch {
-    return false;
-  }
+  // Each asked of the disk once per load (the lock and the root are asked about by the build and the versions).
+  const real = realPath(file);
+  const base = realPath(root);
+  if (real === undefined || base === undefined) return false;
+  const relative = path.relative(base, real);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 export async function readAppVersions(
@@ -54,14 +56,11 @@ export async function readAppVersions(
 ): Promise<AppVersions> {
   const folders = await searchFolders(srcTauri);
   const root = folders[folders.length - 1]!;
-  for (const dir of folders) {
-    const lock = path.join(dir, "Cargo.lock");
-    if ((await pathKind(lock)) !== "file" || !staysInside(lock, root)) continue;
-    const read = readTextFile(lock, maxBytes);
-    if (!read.ok) continue;
-    const file = relative(lock);
+  const lock = await appLock(folders, root, maxBytes);
+  if (lock) {
+    const file = relative(lock.file);
     const crates = new Map<string, LockedCrate>();
-    for (const { name, version } of lockedPackagesOf(read.text)) {
+    for (const { name, version } of lock.packages) {
       const catalog = history.catalogOfCrate(name);
       if (catalog) crates.set(catalog, { crate: name, version, source: "Cargo.lock", file });
     }
@@ -84,6 +83,54 @@ export async function readAppVersions(
     }
   }
   return { crates: new Map() };
+}
+
+/** An app's Cargo.lock: where it is and its packages. */
+export interface AppLock {
+  file: string;
+  packages: readonly LockedPackage[];
+}
+
+/** Work counters for tests (never timed): Cargo.lock searches made (each probes, resolves and reads). */
+export const cargoWork = { lockSearches: 0 };
+
+/** Each search's lock, per recording (see {@link appLock}). */
+const locksByRecording = new WeakMap<ReadLog, Map<string, Promise<AppLock | undefined>>>();
+
+/**
+ * The app's lock: the first `Cargo.lock` of `folders` (nearest first) that is a readable file inside
+ * `root`. The build and the versions both look for it: like the path answers of `pathKind`, the
+ * search is kept for the newest recording in progress (a load's), so one load probes, resolves and
+ * reads its lock once, and the next load looks again. Without a recording, every call searches.
+ */
+export function appLock(
+  folders: readonly string[],
+  root: string,
+  maxBytes: number,
+): Promise<AppLock | undefined> {
+  const log = newestRecording();
+  if (!log) return searchLock(folders, root, maxBytes);
+  let locks = locksByRecording.get(log);
+  if (!locks) locksByRecording.set(log, (locks = new Map()));
+  const key = `${maxBytes}\0${root}\0${folders.join("\0")}`;
+  let lock = locks.get(key);
+  if (lock === undefined) locks.set(key, (lock = searchLock(folders, root, maxBytes)));
+  return lock;
+}
+
+async function searchLock(
+  folders: readonly string[],
+  root: string,
+  maxBytes: number,
+): Promise<AppLock | undefined> {
+  cargoWork.lockSearches++;
+  for (const dir of folders) {
+    const file = path.join(dir, "Cargo.lock");
+    if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
+    const read = readTextFile(file, maxBytes);
+    if (read.ok) return { file, packages: lockedPackagesOf(read.text) };
+  }
+  return undefined;
 }
 
 export interface LockedPackage {

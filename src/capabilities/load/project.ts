@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
@@ -48,6 +48,7 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   isWithin,
   leavesRoot,
+  realPath,
   pathKind,
   readTextFile,
   repositoryRoot,
@@ -1045,11 +1046,7 @@ async function readBuildScript(
 
 /** The real path of a folder (one system call, no thread-pool round trip), else the path as given. */
 function realPathOr(folder: string): string {
-  try {
-    return realpathSync.native(folder);
-  } catch {
-    return folder;
-  }
+  return realPath(folder) ?? folder;
 }
 
 async function outsideApp(file: string, appRoot: string, project: Project): Promise<boolean> {

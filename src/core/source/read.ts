@@ -117,9 +117,17 @@ export function forgetFilesRead(): void {
 
 /**
  * Work counters for tests (never timed): texts decoded by the exact decoder below, large files read,
- * paths asked of the disk by {@link pathKind}, folders listed as bytes (names a text listing cannot sort).
+ * paths asked of the disk by {@link pathKind}, real paths asked of it by {@link realPath}, repositories
+ * searched for by {@link repositoryRoot}, folders listed as bytes (names a text listing cannot sort).
  */
-export const readWork = { exactDecodes: 0, largeReads: 0, stats: 0, folderByteListings: 0 };
+export const readWork = {
+  exactDecodes: 0,
+  largeReads: 0,
+  stats: 0,
+  realPaths: 0,
+  repositorySearches: 0,
+  folderByteListings: 0,
+};
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -350,8 +358,28 @@ function diskKind(target: string): PathKind {
   }
 }
 
-/** The repository holding `folder`: the nearest folder at or above it with `.git` (a folder, or a worktree's file); undefined outside one. */
+/** Each folder's repository (undefined: none), per recording (see {@link repositoryRoot}). */
+const repositoriesByRecording = new WeakMap<ReadLog, Map<string, string | undefined>>();
+
+/**
+ * The repository holding `folder`: the nearest folder at or above it with `.git` (a folder, or a
+ * worktree's file); undefined outside one. A load asked it twice for its app (the catalog's and the
+ * capabilities' link boundary), a `.git` per folder up to the root each time: like {@link pathKind}'s
+ * answers, each is kept for the newest recording in progress (a load's), so it never outlives that load.
+ */
 export function repositoryRoot(folder: string): string | undefined {
+  const log = newestRecording();
+  if (!log) return diskRepositoryRoot(folder);
+  let answers = repositoriesByRecording.get(log);
+  if (!answers) repositoriesByRecording.set(log, (answers = new Map<string, string | undefined>()));
+  if (answers.has(folder)) return answers.get(folder);
+  const repository = diskRepositoryRoot(folder);
+  answers.set(folder, repository);
+  return repository;
+}
+
+function diskRepositoryRoot(folder: string): string | undefined {
+  readWork.repositorySearches++;
   for (let dir = path.resolve(folder); ;) {
     if (lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
     const parent = path.dirname(dir);
@@ -387,18 +415,33 @@ export function isWithin(real: string, root: string): boolean {
  * ~/.npmrc` or `/proc/self/environ`: its content would be read and printed in a code frame.
  */
 export async function leavesRoot(file: string, rootReal: string): Promise<string | undefined> {
-  let real: string | undefined;
-  try {
-    // One system call (the JavaScript realpath walks the path a component at a time).
-    real = realpathSync.native(file);
-  } catch {
-    real = undefined;
-  }
+  const real = realPath(file);
   return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
 }
 
-/** The real path of a path, or undefined when it cannot be resolved. */
-function realPath(file: string): string | undefined {
+/** Each path's real path (undefined: none), per recording (see {@link realPath}). */
+const realPathsByRecording = new WeakMap<ReadLog, Map<string, string | undefined>>();
+
+/**
+ * The real path of a path, or undefined when it cannot be resolved: one system call (the JavaScript
+ * realpath walks the path a component at a time). One load asked for its app folder's four times (the
+ * walk's boundary, the config's and build.rs's link checks, each lock search) and for its Cargo.lock's
+ * twice: like {@link pathKind}'s answers, each is kept for the newest recording in progress (a load's),
+ * so it never outlives that load. Without a recording, every call asks the disk.
+ */
+export function realPath(file: string): string | undefined {
+  const log = newestRecording();
+  if (!log) return diskRealPath(file);
+  let answers = realPathsByRecording.get(log);
+  if (!answers) realPathsByRecording.set(log, (answers = new Map<string, string | undefined>()));
+  if (answers.has(file)) return answers.get(file);
+  const real = diskRealPath(file);
+  answers.set(file, real);
+  return real;
+}
+
+function diskRealPath(file: string): string | undefined {
+  readWork.realPaths++;
   try {
     return realpathSync.native(file);
   } catch {
