@@ -111,7 +111,7 @@ export function appLock(
   const log = newestRecording();
   if (!log) return searchLock(folders, root, maxBytes);
   let locks = locksByRecording.get(log);
-  if (!locks) locksByRecording.set(log, (locks = new Map()));
+  if (!locks) locksByRecording.set(log, (locks = new Map<string, Promise<AppLock | undefined>>()));
   const key = `${maxBytes}\0${root}\0${folders.join("\0")}`;
   let lock = locks.get(key);
   if (lock === undefined) locks.set(key, (lock = searchLock(folders, root, maxBytes)));
