@@ -4,13 +4,13 @@ import {
   expandIdentifier,
   type Context,
   type EntryProvenance,
-  type ResolvedCommand,
+  type GrantLeaves,
 } from "../engine/index.js";
 import { work } from "../work.js";
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
-import { entryOf } from "./support/engine-helpers.js";
+import { entryIsAt } from "../model/capability.js";
 import { scopedEntryIndexes } from "./support/entry-identifiers.js";
 import { inlineValue, syntaxOf } from "../../core/source/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
@@ -483,11 +483,6 @@ function reachKey(context: Context): string {
   return context.kind === "local" ? "local" : `remote\u0000${context.url}`;
 }
 
-/** The capability entry a grant comes from, as a key. */
-function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath } }): string {
-  return `${grant.capabilityIndex}\u0000${JSON.stringify(grant.provenance.path)}`;
-}
-
 /**
  * Grants of commands that refuse every call without a scope (`shell:allow-execute`, `http:default`),
  * given no scope anywhere that reaches their callers (the entry's own, another grant's for the same
@@ -495,70 +490,100 @@ function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath
  * entry: comparing every grant with every other was quadratic in the grants of a command. A command
  * whose grants and global scope an earlier platform model resolves alike gave its findings there
  * (`modelsToJudge`): its entries are not made again on the later model.
+ *
+ * The grants are read from the resolution's sites of each command (grant, leaf), as the dangers module
+ * does, not from the model's entries: an entry is one per grant, leaf and context, and every context of
+ * a grant's leaf has the same scope and provenance, so the sites tell the same with no object made
+ * (9,504 entries made on bench row 5 before).
  */
 async function reportUnscopedGrants(context: RuleContext, required: ScopeRequired): Promise<void> {
   if (!context.catalog.has(required.plugin)) return;
   const reported = new Set<string>();
   const handled = new Set<EntryProvenance>();
-  for (const { model, settled } of (await context.resolution()).modelsToJudge()) {
+  const resolution = await context.resolution();
+  for (const { model, settled } of resolution.modelsToJudge()) {
     const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
     const deadCommands = required.commands.filter(
       (command) => !globalAllow.some((value) => reaches(required, command, value)),
     );
     const toJudge = deadCommands.filter((command) => !settled([command], [required.plugin]));
     if (toJudge.length === 0) continue;
-    /** Every dead command of a grant's entry, for the message, in the table's order. */
-    const deadOf = (grant: ResolvedCommand): string[] =>
-      deadCommands.filter((command) =>
-        model.allowsIn(command, grant.capabilityIndex).some((other) => {
+    const bit = resolution.platforms.indexOf(model.platform);
+    const sitesByCommand = new Map<string, GrantLeaves>();
+    const sitesOf = (command: string): GrantLeaves => {
+      let found = sitesByCommand.get(command);
+      if (!found)
+        sitesByCommand.set(command, (found = resolution.grantsOfCommand("allow", command, bit)));
+      return found;
+    };
+    /** Every dead command that grant `grantIndex`'s entry (at `path`) also grants, for the message, in the table's order. */
+    const deadOf = (grantIndex: number, path: JsonPath): string[] => {
+      const [first, end] = resolution.grantRange(resolution.capabilityOfGrant(grantIndex));
+      return deadCommands.filter((command) => {
+        const { grants, leaves } = sitesOf(command);
+        for (let i = 0; i < grants.length; i++) {
+          const other = grants[i]!;
+          if (other < first || other >= end) continue;
           work.ruleSteps++;
-          return samePath(other.provenance.path, grant.provenance.path);
-        }),
-      );
+          if (samePath(resolution.sharedOf(other, leaves[i]!).provenance.path, path)) return true;
+        }
+        return false;
+      });
+    };
     for (const command of toJudge) {
-      const grants = model.allowed.get(command) ?? [];
+      const { grants, leaves } = sitesOf(command);
+      const contextsOf = (grantIndex: number): readonly Context[] =>
+        resolution.capabilities[resolution.capabilityOfGrant(grantIndex)]!.resolved.contexts;
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
       // borrows nothing from a grant for local pages, nor a local call from a remote-only one.
       const scopedReaches = new Set<string>();
-      for (const grant of grants)
-        if ((grant.scope?.allow ?? []).some((value) => reaches(required, command, value)))
-          scopedReaches.add(reachKey(grant.context));
-      // An entry works when one of its grants reaches callers that some scoped grant reaches. Entry
-      // keys are made only when something is scoped (else no entry works), and once per grant.
-      const keys = scopedReaches.size > 0 ? grants.map(entryKey) : undefined;
-      const workingEntries = new Set<string>();
       for (let i = 0; i < grants.length; i++) {
-        work.ruleSteps++;
-        if (keys && scopedReaches.has(reachKey(grants[i]!.context))) workingEntries.add(keys[i]!);
+        const { scope } = resolution.sharedOf(grants[i]!, leaves[i]!);
+        if ((scope?.allow ?? []).some((value) => reaches(required, command, value)))
+          for (const reached of contextsOf(grants[i]!)) scopedReaches.add(reachKey(reached));
       }
+      // An entry (a grant: one permission entry of a capability) works when one of its leaves' contexts
+      // reaches callers that some scoped grant reaches; nothing works when nothing is scoped.
+      const workingGrants = new Set<number>();
+      if (scopedReaches.size > 0)
+        for (let i = 0; i < grants.length; i++) {
+          work.ruleSteps++;
+          if (contextsOf(grants[i]!).some((reached) => scopedReaches.has(reachKey(reached))))
+            workingGrants.add(grants[i]!);
+        }
       for (let i = 0; i < grants.length; i++) {
-        const grant = grants[i]!;
+        const grantIndex = grants[i]!;
         work.ruleSteps++;
-        if (keys && workingEntries.has(keys[i]!)) continue;
+        if (workingGrants.has(grantIndex)) continue;
+        const contexts = contextsOf(grantIndex);
+        if (contexts.length === 0) continue;
         // A leaf's grants (one per context, and the same on every model) share one provenance: the
         // entry behind it was looked up, and reported or not, the first time.
-        if (handled.has(grant.provenance)) continue;
-        handled.add(grant.provenance);
-        const source = entryOf(model, grant);
-        if (!source) continue;
-        const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
+        const { provenance } = resolution.sharedOf(grantIndex, leaves[i]!);
+        if (handled.has(provenance)) continue;
+        handled.add(provenance);
+        const capability =
+          resolution.capabilities[resolution.capabilityOfGrant(grantIndex)]!.resolved.capability;
+        const entry = capability.permissions.find((e) => entryIsAt(e, provenance.path));
+        if (!entry) continue;
+        const key = `${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`;
         if (reported.has(key)) continue;
         reported.add(key);
-        const dead = deadOf(grant);
-        const syntax = syntaxOf(source.capability.source);
+        const dead = deadOf(grantIndex, provenance.path);
+        const syntax = syntaxOf(capability.source);
         // The scope goes on the entry as written; a set such as http:default takes it as well as a single permission.
         const scoped = inlineValue(
-          { identifier: source.entry.identifier, allow: [exampleFor(required, dead[0]!)] },
+          { identifier: entry.identifier, allow: [exampleFor(required, dead[0]!)] },
           syntax,
         );
         context.report({
-          at: source.capability.source,
-          path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
+          at: capability.source,
+          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
           // Scoped grants exist, but none reaches this grant's callers: say why it still works for nobody.
           messageId:
-            scopedReaches.size > 0 && grant.context.kind === "remote" ? "noScopeRemote" : "noScope",
+            scopedReaches.size > 0 && contexts[0]!.kind === "remote" ? "noScopeRemote" : "noScope",
           data: {
-            identifier: source.entry.identifier,
+            identifier: entry.identifier,
             commands: dead.join(" and "),
             does: required.does[dead.length > 1 ? 1 : 0],
             scope: required.scope,
