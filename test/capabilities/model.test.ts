@@ -49,6 +49,31 @@ describe("the capability model", () => {
     ]);
   });
 
+  it("gives every capability the same own properties, the optional ones undefined until written", () => {
+    // One shape for every capability: the resolution's loop over them, optimised on the first, was
+    // thrown away (wrong map) when a capability with a remote, a $schema or platforms came after one
+    // without. JSON shows the same fields as before (it skips undefined).
+    const plain = build({ identifier: "plain", windows: ["main"] });
+    const full = build({
+      $schema: "../gen/schemas/desktop-schema.json",
+      identifier: "full",
+      windows: ["main"],
+      platforms: ["linux"],
+      remote: { urls: ["https://example.com"] },
+    });
+    expect(Object.keys(plain)).toEqual(Object.keys(full));
+    expect(Object.keys(plain).slice(-4)).toEqual([
+      "remote",
+      "schemaRef",
+      "platforms",
+      "configPlatforms",
+    ]);
+    expect(plain.remote).toBeUndefined();
+    expect(plain.platforms).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(plain))).not.toHaveProperty("remote");
+    expect(full.schemaRef).toBe("../gen/schemas/desktop-schema.json");
+  });
+
   it("records the lists as written: lengths with wrongly typed items, null for a value that is no list, nothing when absent", () => {
     const capability = build({
       identifier: "c",

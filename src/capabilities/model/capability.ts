@@ -195,6 +195,14 @@ class ModelCapability implements Capability {
     this.permissions = permissions;
     this.written = written;
     this.source = source;
+    // The optional fields are own properties from the start, undefined until written (here, and
+    // `configPlatforms` by the loader): a capability that had them only when written took one of
+    // several shapes, and the resolution's loop over the capabilities, optimised on the first shape,
+    // was thrown away at the next (wrong map). In the order they were added, and JSON skips undefined.
+    this.remote = undefined;
+    this.schemaRef = undefined;
+    this.platforms = undefined;
+    this.configPlatforms = undefined;
     this.#entriesNotMade = entriesNotMade;
   }
 
