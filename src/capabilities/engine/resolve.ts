@@ -840,15 +840,34 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
       ? capability.local
         ? LOCAL_ONLY
         : NO_CONTEXTS
-      : [
-          ...(capability.local ? [LOCAL_CONTEXT] : []),
-          ...urls.map((url): Context => ({ kind: "remote", url: url.value })),
-        ],
+      : contextsOf(capability, urls),
     patternProblemsOf(capability, urls),
   );
 }
 
 const NO_ITEMS: readonly ModelItem[] = Object.freeze([]);
+
+/**
+ * The local context (when the capability has it), then one per remote URL: an indexed loop, not
+ * spreads of a `map`, whose inlined copies in the resolution's loop were thrown away (wrong map) at
+ * a later capability with URLs.
+ */
+function contextsOf(capability: Capability, urls: readonly ModelItem[]): Context[] {
+  const contexts: Context[] = [LOCAL_CONTEXT];
+  if (!capability.local) contexts.pop();
+  for (let u = 0; u < urls.length; u++) contexts.push(new RemoteContext(urls[u]!.value));
+  return contexts;
+}
+
+/** A remote context (a constructor's object, in the literal's order: `{ kind, url }`). */
+class RemoteContext {
+  readonly kind = "remote";
+  url: string;
+
+  constructor(url: string) {
+    this.url = url;
+  }
+}
 
 /** Copied for each expansion's list of grants: no `[]` literal's allocation site (`Prepared`). */
 const NO_GRANTS: number[] = [];
