@@ -319,8 +319,24 @@ export function describeIoError(error: unknown): string {
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** Each path's answer, per recording (see `pathKind`). */
-const answersByRecording = new WeakMap<ReadLog, Map<string, PathKind>>();
+/**
+ * `ask` answered once per path for the newest recording in progress (a load's), so an answer never
+ * outlives that load: a load answers from the disk as it first found it, the next load asks again.
+ * Without a recording, every call asks.
+ */
+function oncePerLoad<Answer>(ask: (target: string) => Answer): (target: string) => Answer {
+  const answersByRecording = new WeakMap<ReadLog, Map<string, Answer>>();
+  return (target) => {
+    const log = newestRecording();
+    if (!log) return ask(target);
+    let answers = answersByRecording.get(log);
+    if (!answers) answersByRecording.set(log, (answers = new Map<string, Answer>()));
+    if (answers.has(target)) return answers.get(target) as Answer;
+    const answer = ask(target);
+    answers.set(target, answer);
+    return answer;
+  };
+}
 
 /**
  * Synchronous inside, like the reads: a stat of a local path costs microseconds, a thread-pool round trip
@@ -335,16 +351,12 @@ export async function pathKind(target: string): Promise<PathKind> {
   noteRead("files", target);
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
-  const log = newestRecording();
-  if (!log) return diskKind(target);
-  let answers = answersByRecording.get(log);
-  if (!answers) answersByRecording.set(log, (answers = new Map<string, PathKind>()));
-  let kind = answers.get(target);
-  if (kind === undefined) answers.set(target, (kind = diskKind(target)));
-  return kind;
+  return kindOncePerLoad(target);
 }
 
 type PathKind = "file" | "directory" | "other" | "missing";
+
+const kindOncePerLoad = oncePerLoad(diskKind);
 
 function diskKind(target: string): PathKind {
   readWork.stats++;
@@ -358,25 +370,12 @@ function diskKind(target: string): PathKind {
   }
 }
 
-/** Each folder's repository (undefined: none), per recording (see {@link repositoryRoot}). */
-const repositoriesByRecording = new WeakMap<ReadLog, Map<string, string | undefined>>();
-
 /**
  * The repository holding `folder`: the nearest folder at or above it with `.git` (a folder, or a
  * worktree's file); undefined outside one. A load asked it twice for its app (the catalog's and the
- * capabilities' link boundary), a `.git` per folder up to the root each time: like {@link pathKind}'s
- * answers, each is kept for the newest recording in progress (a load's), so it never outlives that load.
+ * capabilities' link boundary), a `.git` per folder up to the root each time: asked once per load.
  */
-export function repositoryRoot(folder: string): string | undefined {
-  const log = newestRecording();
-  if (!log) return diskRepositoryRoot(folder);
-  let answers = repositoriesByRecording.get(log);
-  if (!answers) repositoriesByRecording.set(log, (answers = new Map<string, string | undefined>()));
-  if (answers.has(folder)) return answers.get(folder);
-  const repository = diskRepositoryRoot(folder);
-  answers.set(folder, repository);
-  return repository;
-}
+export const repositoryRoot = oncePerLoad(diskRepositoryRoot);
 
 function diskRepositoryRoot(folder: string): string | undefined {
   readWork.repositorySearches++;
@@ -419,26 +418,13 @@ export async function leavesRoot(file: string, rootReal: string): Promise<string
   return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
 }
 
-/** Each path's real path (undefined: none), per recording (see {@link realPath}). */
-const realPathsByRecording = new WeakMap<ReadLog, Map<string, string | undefined>>();
-
 /**
  * The real path of a path, or undefined when it cannot be resolved: one system call (the JavaScript
  * realpath walks the path a component at a time). One load asked for its app folder's four times (the
  * walk's boundary, the config's and build.rs's link checks, each lock search) and for its Cargo.lock's
- * twice: like {@link pathKind}'s answers, each is kept for the newest recording in progress (a load's),
- * so it never outlives that load. Without a recording, every call asks the disk.
+ * twice: asked once per load.
  */
-export function realPath(file: string): string | undefined {
-  const log = newestRecording();
-  if (!log) return diskRealPath(file);
-  let answers = realPathsByRecording.get(log);
-  if (!answers) realPathsByRecording.set(log, (answers = new Map<string, string | undefined>()));
-  if (answers.has(file)) return answers.get(file);
-  const real = diskRealPath(file);
-  answers.set(file, real);
-  return real;
-}
+export const realPath = oncePerLoad(diskRealPath);
 
 function diskRealPath(file: string): string | undefined {
   readWork.realPaths++;
