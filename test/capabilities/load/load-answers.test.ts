@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadProject } from "../../../src/index.js";
+import { smallApp } from "./small-app.js";
 import { cargoWork } from "../../../src/capabilities/load/cargo.js";
 import { readWork, realPath, repositoryRoot } from "../../../src/core/source/read.js";
 import { newReadLog, recordReads } from "../../../src/core/source/read-log.js";
@@ -24,20 +25,7 @@ version = "2.0.6"
 source = "registry+https://github.com/rust-lang/crates.io-index"
 `;
 
-function app(name: string, lock = LOCK) {
-  const dir = path.join(root, name);
-  mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "com.example.app", app: { windows: [{ label: "main" }] } }),
-  );
-  writeFileSync(
-    path.join(dir, "src-tauri", "capabilities", "default.json"),
-    JSON.stringify({ identifier: "default", windows: ["main"], permissions: ["core:default"] }),
-  );
-  writeFileSync(path.join(dir, "src-tauri", "Cargo.lock"), lock);
-  return dir;
-}
+const app = (name: string, lock = LOCK) => smallApp(root, name, { "Cargo.lock": lock });
 
 function counted() {
   return {

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadProject } from "../../../src/index.js";
+import { smallApp } from "./small-app.js";
 import { readWork } from "../../../src/core/source/read.js";
 
 /**
@@ -12,19 +13,7 @@ import { readWork } from "../../../src/core/source/read.js";
 const root = mkdtempSync(path.join(tmpdir(), "caplint-path-answers-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function app(name: string) {
-  const dir = path.join(root, name);
-  mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "com.example.app", app: { windows: [{ label: "main" }] } }),
-  );
-  writeFileSync(
-    path.join(dir, "src-tauri", "capabilities", "default.json"),
-    JSON.stringify({ identifier: "default", windows: ["main"], permissions: ["core:default"] }),
-  );
-  return dir;
-}
+const app = (name: string) => smallApp(root, name);
 
 describe("a load's questions about paths", () => {
   it("ask the disk once per path, every probe still in the read log", async () => {
