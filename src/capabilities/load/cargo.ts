@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { BoundedMemo } from "../../core/bounded-memo.js";
-import { newestRecording, type ReadLog } from "../../core/source/read-log.js";
+import { memoPerLoad } from "../../core/source/read-log.js";
 import { isPlainObject } from "../../core/json.js";
 import { work } from "../work.js";
 import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
@@ -94,29 +94,22 @@ export interface AppLock {
 /** Work counters for tests (never timed): Cargo.lock searches made (each probes, resolves and reads). */
 export const cargoWork = { lockSearches: 0 };
 
-/** Each search's lock, per recording (see {@link appLock}). */
-const locksByRecording = new WeakMap<ReadLog, Map<string, Promise<AppLock | undefined>>>();
-
 /**
  * The app's lock: the first `Cargo.lock` of `folders` (nearest first) that is a readable file inside
- * `root`. The build and the versions both look for it: like the path answers of `pathKind`, the
- * search is kept for the newest recording in progress (a load's), so one load probes, resolves and
- * reads its lock once, and the next load looks again. Without a recording, every call searches.
+ * `root`. The build and the versions both look for it: one load probes, resolves and reads its lock
+ * once, and the next load looks again (see `memoPerLoad`).
  */
 export function appLock(
   folders: readonly string[],
   root: string,
   maxBytes: number,
 ): Promise<AppLock | undefined> {
-  const log = newestRecording();
-  if (!log) return searchLock(folders, root, maxBytes);
-  let locks = locksByRecording.get(log);
-  if (!locks) locksByRecording.set(log, (locks = new Map<string, Promise<AppLock | undefined>>()));
-  const key = `${maxBytes}\0${root}\0${folders.join("\0")}`;
-  let lock = locks.get(key);
-  if (lock === undefined) locks.set(key, (lock = searchLock(folders, root, maxBytes)));
-  return lock;
+  return locksPerLoad(`${maxBytes}\0${root}\0${folders.join("\0")}`, () =>
+    searchLock(folders, root, maxBytes),
+  );
 }
+
+const locksPerLoad = memoPerLoad<Promise<AppLock | undefined>>();
 
 async function searchLock(
   folders: readonly string[],

@@ -51,6 +51,25 @@ export function newestRecording(): ReadLog | undefined {
   return newest;
 }
 
+/**
+ * A memo of answers read off the disk, kept for the newest recording in progress (a load's), so an
+ * answer never outlives that load: a load answers from the disk as it first found it, the next load
+ * asks again. Without a recording, every call asks.
+ */
+export function memoPerLoad<Answer>(): (key: string, ask: () => Answer) => Answer {
+  const answersByRecording = new WeakMap<ReadLog, Map<string, Answer>>();
+  return (key, ask) => {
+    const log = newestRecording();
+    if (!log) return ask();
+    let answers = answersByRecording.get(log);
+    if (!answers) answersByRecording.set(log, (answers = new Map<string, Answer>()));
+    if (answers.has(key)) return answers.get(key) as Answer;
+    const answer = ask();
+    answers.set(key, answer);
+    return answer;
+  };
+}
+
 /** Records one read into the recordings in progress, if any. */
 export function noteRead(kind: ReadKind, target: string): void {
   if (recording.size === 0) return;

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isAscii, isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
-import { newestRecording, noteRead, type ReadLog } from "./read-log.js";
+import { memoPerLoad, noteRead } from "./read-log.js";
 
 /** Files larger than this are refused with a finding (configurable with `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -320,25 +320,6 @@ export function describeIoError(error: unknown): string {
 }
 
 /**
- * `ask` answered once per path for the newest recording in progress (a load's), so an answer never
- * outlives that load: a load answers from the disk as it first found it, the next load asks again.
- * Without a recording, every call asks.
- */
-function oncePerLoad<Answer>(ask: (target: string) => Answer): (target: string) => Answer {
-  const answersByRecording = new WeakMap<ReadLog, Map<string, Answer>>();
-  return (target) => {
-    const log = newestRecording();
-    if (!log) return ask(target);
-    let answers = answersByRecording.get(log);
-    if (!answers) answersByRecording.set(log, (answers = new Map<string, Answer>()));
-    if (answers.has(target)) return answers.get(target) as Answer;
-    const answer = ask(target);
-    answers.set(target, answer);
-    return answer;
-  };
-}
-
-/**
  * Synchronous inside, like the reads: a stat of a local path costs microseconds, a thread-pool round trip
  * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
  * One load asks about the same paths again and again (an app's package.json four times, each platform
@@ -351,12 +332,12 @@ export async function pathKind(target: string): Promise<PathKind> {
   noteRead("files", target);
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
-  return kindOncePerLoad(target);
+  return kindsPerLoad(target, () => diskKind(target));
 }
 
 type PathKind = "file" | "directory" | "other" | "missing";
 
-const kindOncePerLoad = oncePerLoad(diskKind);
+const kindsPerLoad = memoPerLoad<PathKind>();
 
 function diskKind(target: string): PathKind {
   readWork.stats++;
@@ -375,7 +356,11 @@ function diskKind(target: string): PathKind {
  * worktree's file); undefined outside one. A load asked it twice for its app (the catalog's and the
  * capabilities' link boundary), a `.git` per folder up to the root each time: asked once per load.
  */
-export const repositoryRoot = oncePerLoad(diskRepositoryRoot);
+export function repositoryRoot(folder: string): string | undefined {
+  return repositoriesPerLoad(folder, () => diskRepositoryRoot(folder));
+}
+
+const repositoriesPerLoad = memoPerLoad<string | undefined>();
 
 function diskRepositoryRoot(folder: string): string | undefined {
   readWork.repositorySearches++;
@@ -424,7 +409,11 @@ export async function leavesRoot(file: string, rootReal: string): Promise<string
  * walk's boundary, the config's and build.rs's link checks, each lock search) and for its Cargo.lock's
  * twice: asked once per load.
  */
-export const realPath = oncePerLoad(diskRealPath);
+export function realPath(file: string): string | undefined {
+  return realPathsPerLoad(file, () => diskRealPath(file));
+}
+
+const realPathsPerLoad = memoPerLoad<string | undefined>();
 
 function diskRealPath(file: string): string | undefined {
   readWork.realPaths++;
