@@ -853,6 +853,8 @@ const NO_ITEMS: readonly ModelItem[] = Object.freeze([]);
  * a later capability with URLs.
  */
 function contextsOf(capability: Capability, urls: readonly ModelItem[]): Context[] {
+  // One literal holding an object, emptied when there is no local context: every capability's list
+  // then starts with the same elements kind (a `[]` literal would start another).
   const contexts: Context[] = [LOCAL_CONTEXT];
   if (!capability.local) contexts.pop();
   for (let u = 0; u < urls.length; u++) contexts.push(new RemoteContext(urls[u]!.value));

@@ -10,7 +10,7 @@ import { work } from "../work.js";
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
-import { entryIsAt } from "../model/capability.js";
+import { entryAt } from "./support/engine-helpers.js";
 import { scopedEntryIndexes } from "./support/entry-identifiers.js";
 import { inlineValue, syntaxOf } from "../../core/source/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
@@ -564,7 +564,7 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
         handled.add(provenance);
         const capability =
           resolution.capabilities[resolution.capabilityOfGrant(grantIndex)]!.resolved.capability;
-        const entry = capability.permissions.find((e) => entryIsAt(e, provenance.path));
+        const entry = entryAt(capability, provenance.path);
         if (!entry) continue;
         const key = `${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`;
         if (reported.has(key)) continue;

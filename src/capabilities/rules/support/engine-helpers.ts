@@ -1,6 +1,7 @@
 import { entryIsAt } from "../../model/capability.js";
 import type { ResolvedCommand, ResolvedModel } from "../../engine/index.js";
 import type { Capability, ModelItem, PermissionEntry } from "../../model/types.js";
+import type { JsonPath } from "../../../core/location.js";
 
 /** The capability entry a resolved command came from. */
 export function entryOf(
@@ -8,8 +9,13 @@ export function entryOf(
   command: ResolvedCommand,
 ): { capability: Capability; entry: PermissionEntry } | undefined {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
-  const entry = capability?.permissions.find((e) => entryIsAt(e, command.provenance.path));
+  const entry = capability && entryAt(capability, command.provenance.path);
   return capability && entry ? { capability, entry } : undefined;
+}
+
+/** The entry of `capability` written at `path` (a grant's provenance), if it has one. */
+export function entryAt(capability: Capability, path: JsonPath): PermissionEntry | undefined {
+  return capability.permissions.find((e) => entryIsAt(e, path));
 }
 
 /** `windows "main", "main-*"; webviews "x"` for messages. */
