@@ -24,7 +24,11 @@ const built = path.join(__dirname, "..", "dist", "cli-bundle");
 const bundleDir = existsSync(path.join(built, "main.cjs"))
   ? built
   : path.join(__dirname, "..", "prebuilt", "cli-bundle");
-const bundle = path.join(bundleDir, "main.cjs");
+const main = path.join(bundleDir, "main.cjs");
+// A check of named files (pre-commit's call) runs the check bundle, which holds no other command
+// (scripts/bundle.mjs); a build without it runs the main bundle.
+const checkBundle = path.join(bundleDir, "check.cjs");
+const bundle = filesCheck(argv) && existsSync(checkBundle) ? checkBundle : main;
 // A CommonJS module body is a function: `return` ends the run here, before the bundle is read.
 if (answeredWithoutTheBundle(argv)) return;
 // The bundle's text, then its code cache, are read into one buffer: each page of memory read into for
@@ -225,15 +229,25 @@ function readWhole(file, atLeast, into) {
  * The build makes a code cache of the bundle per kind of run, each warmed by that run alone
  * (scripts/build-code-cache.mjs): a run evaluates only its own command's modules, so it reads no
  * compiled code of the others. Any cache fits any run (each is of the same source); the choice costs
- * time, never correctness. A check of named JSON or TOML files (pre-commit's call) reads the one
- * warmed by such a check; an app's check, the other commands and anything less plain, the main one.
+ * time, never correctness. The check bundle has one cache, warmed by a check of named files; of the
+ * main bundle's, events and mcp runs read their own, an app's check and the other commands the main one.
  */
 function codeCacheFor(args) {
-  if (args[0] === "events" || args[0] === "mcp") return `${bundle}.${args[0]}.cache`;
+  if (bundle === main && (args[0] === "events" || args[0] === "mcp"))
+    return `${bundle}.${args[0]}.cache`;
+  return `${bundle}.cache`;
+}
+
+/**
+ * A check of named JSON or TOML files and nothing else, `caplint [check] FILE...`: no option, so no
+ * line that could need another command (an unknown option is worded with every command's options).
+ */
+function filesCheck(args) {
   const operands = args[0] === "check" ? args.slice(1) : args;
-  return operands.length > 0 && operands.every((arg) => /\.(json5?|toml)$/i.test(arg))
-    ? `${bundle}.files.cache`
-    : `${bundle}.cache`;
+  return (
+    operands.length > 0 &&
+    operands.every((arg) => !arg.startsWith("-") && /\.(json5?|toml)$/i.test(arg))
+  );
 }
 
 /**

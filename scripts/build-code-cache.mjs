@@ -1,4 +1,4 @@
-// Makes dist/cli-bundle/main.cjs.cache (with main.cjs.files.cache, .events.cache and .mcp.cache, and
+// Makes dist/cli-bundle/main.cjs.cache (with main.cjs.events.cache and .mcp.cache, check.cjs.cache and
 // mcp-sdk.cjs.cache, below): the V8 code caches of the CLI bundle, each taken after a warm-up run of
 // its command, so the functions such a run needs are in it already compiled. The bin
 // hands it to vm.Script; a cache made by another Node version is rejected by V8 and the bundle is simply
@@ -25,14 +25,18 @@ if (process.env.NODE_OPTIONS || process.execArgv.length > 0) {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bundle = path.join(ROOT, "dist", "cli-bundle", "main.cjs");
+const bundles = path.join(ROOT, "dist", "cli-bundle");
+const kind = process.argv[2];
+// A check of named files runs from the check bundle (scripts/bundle.mjs): its one cache is check.cjs.cache.
+const bundle = path.join(bundles, kind === "files" ? "check.cjs" : "main.cjs");
 
 /**
  * One code cache of the bundle per kind of run, each warmed by that run alone: a run registers and
  * evaluates only its command's modules (src/cli/commands/index.ts), and a cache holds every function
  * its warm-up compiled, so one cache warmed by every command would make each run read the others'
  * code (a one-file check read 1.39 MB of cache where its own warm-up makes 0.89 MB). bin/caplint.js
- * picks the cache by the command line (CODE_CACHES there); `main.cjs.cache` serves every other run.
+ * picks the cache by the command line (`codeCacheFor` there); `main.cjs.cache` serves every other run,
+ * and `check.cjs.cache` the check bundle's (a check of named files).
  * Each is made in a process of its own: V8 shares a script's compiled functions within a process.
  */
 const mcpDump = (...parts) => path.join(ROOT, "fixtures", "mcp", ...parts);
@@ -71,8 +75,9 @@ const WARM_UPS = {
   ],
 };
 
-const kind = process.argv[2];
 if (kind === undefined) {
+  // Made by earlier builds for the main bundle's checks of named files, which now run the check bundle.
+  rmSync(path.join(bundles, "main.cjs.files.cache"), { force: true });
   for (const name of Object.keys(WARM_UPS)) {
     const made = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name], {
       stdio: "inherit",
@@ -113,7 +118,7 @@ if (kind === undefined) {
     rmSync(loose, { recursive: true, force: true });
   }
   writeFileSync(
-    kind === "" ? `${bundle}.cache` : `${bundle}.${kind}.cache`,
+    kind === "" || kind === "files" ? `${bundle}.cache` : `${bundle}.${kind}.cache`,
     script.createCachedData(),
   );
   process.exit(0);

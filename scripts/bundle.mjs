@@ -282,114 +282,157 @@ await build({
   logLevel: "warning",
 });
 
-const result = await build({
-  entryPoints: ["dist/cli/main.js"],
-  outfile: "dist/cli-bundle/main.cjs",
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  // Every run reads the whole text and copies it into a string (a page fault per 4 KB of each), and
-  // the code cache holds the names of every function and variable: identifiers minified, the text is
-  // 1.21 MB instead of 1.70 MB and a one-file check 290 faults and 9 M instructions lighter
-  // (docs/performance.md, helper "row1"). No code reads a function's or class's name but commander's
-  // error classes (`this.name = this.constructor.name`), whose name caplint never prints; `keepNames`
-  // would keep them at the price of a `__name` call per function as the bundle loads, which undid
-  // most of the gain. A `--debug` stack trace keeps methods' names (properties are never renamed) and
-  // positions in the bundle; plain functions show minified names (a build with `minifyIdentifiers`
-  // off gives them back to whoever reads a report). Syntax is not minified (3 % less text again, measured
-  // at 30 faults: not worth code whose shape differs from the source's).
-  minifyWhitespace: true,
-  minifyIdentifiers: true,
-  // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
-  // Made when first read (only by a lazily loaded package's `createRequire`), not as the bundle loads.
-  define: { "import.meta.url": "__caplintBundle.url" },
-  banner: {
-    js: 'var __caplintBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
-  },
-  plugins: [
-    builtinDynamicImports,
-    sharedPath,
-    mcpSdkChunk,
-    mcpServerChunk,
-    lspProtocolChunk,
-    lazyChildProcess,
-    lazyFsPromises,
-    lazyPackageRequires,
-  ],
-  // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
-  // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
-  // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
-  external: [
-    "@modelcontextprotocol/sdk",
-    "@modelcontextprotocol/sdk/*",
-    "zod",
-    "cross-spawn",
-    "vscode-languageserver",
-    "vscode-languageserver/*",
-    "vscode-languageserver-textdocument",
-    "@napi-rs/xattr",
-    // The frontend scan's parser and resolver are native too: required from node_modules on the first scan
-    // (without node_modules, as in the GitHub Action, the scan is skipped with a note).
-    "oxc-parser",
-    "oxc-resolver",
-  ],
-  logLevel: "warning",
-});
 const { readFileSync, writeFileSync } = await import("node:fs");
-// esbuild escapes non-ASCII characters in strings and regular expressions but keeps them in the comments
-// it preserves (a "→" in a class member's doc comment). One such character makes V8 hold the whole
-// 1.3 MB source as a two-byte string, decoded from UTF-8 the slow way on every run: 4 % of the
-// instructions of a one-file check. Only comment lines hold them, so escaping them changes no code.
-const bundled = readFileSync("dist/cli-bundle/main.cjs", "utf8");
-const nonAsciiLines = bundled.split("\n").filter((line) => /[^\x00-\x7f]/.test(line));
-const notComments = nonAsciiLines.filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line));
-if (notComments.length) {
-  console.error(
-    `dist/cli-bundle/main.cjs has non-ASCII characters outside comments:\n${notComments.join("\n")}`,
+
+/**
+ * Bundles the CLI into `outfile` (extra plugins first) and checks and wraps it as the bin runs it.
+ */
+async function bundleCli(outfile, extraPlugins) {
+  const result = await build({
+    entryPoints: ["dist/cli/main.js"],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    // Every run reads the whole text and copies it into a string (a page fault per 4 KB of each), and
+    // the code cache holds the names of every function and variable: identifiers minified, the text is
+    // 1.21 MB instead of 1.70 MB and a one-file check 290 faults and 9 M instructions lighter
+    // (docs/performance.md, helper "row1"). No code reads a function's or class's name but commander's
+    // error classes (`this.name = this.constructor.name`), whose name caplint never prints; `keepNames`
+    // would keep them at the price of a `__name` call per function as the bundle loads, which undid
+    // most of the gain. A `--debug` stack trace keeps methods' names (properties are never renamed) and
+    // positions in the bundle; plain functions show minified names (a build with `minifyIdentifiers`
+    // off gives them back to whoever reads a report). Syntax is not minified (3 % less text again, measured
+    // at 30 faults: not worth code whose shape differs from the source's).
+    minifyWhitespace: true,
+    minifyIdentifiers: true,
+    // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
+    // Made when first read (only by a lazily loaded package's `createRequire`), not as the bundle loads.
+    define: { "import.meta.url": "__caplintBundle.url" },
+    banner: {
+      js: 'var __caplintBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+    },
+    plugins: [
+      ...extraPlugins,
+      builtinDynamicImports,
+      sharedPath,
+      mcpSdkChunk,
+      mcpServerChunk,
+      lspProtocolChunk,
+      lazyChildProcess,
+      lazyFsPromises,
+      lazyPackageRequires,
+    ],
+    // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
+    // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
+    // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
+    external: [
+      "@modelcontextprotocol/sdk",
+      "@modelcontextprotocol/sdk/*",
+      "zod",
+      "cross-spawn",
+      "vscode-languageserver",
+      "vscode-languageserver/*",
+      "vscode-languageserver-textdocument",
+      "@napi-rs/xattr",
+      // The frontend scan's parser and resolver are native too: required from node_modules on the first scan
+      // (without node_modules, as in the GitHub Action, the scan is skipped with a note).
+      "oxc-parser",
+      "oxc-resolver",
+    ],
+    logLevel: "warning",
+  });
+  // esbuild escapes non-ASCII characters in strings and regular expressions but keeps them in the comments
+  // it preserves (a "→" in a class member's doc comment). One such character makes V8 hold the whole
+  // 1.3 MB source as a two-byte string, decoded from UTF-8 the slow way on every run: 4 % of the
+  // instructions of a one-file check. Only comment lines hold them, so escaping them changes no code.
+  const bundled = readFileSync(outfile, "utf8");
+  const nonAsciiLines = bundled.split("\n").filter((line) => /[^\x00-\x7f]/.test(line));
+  const notComments = nonAsciiLines.filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line));
+  if (notComments.length) {
+    console.error(
+      `${outfile} has non-ASCII characters outside comments:\n${notComments.join("\n")}`,
+    );
+    process.exit(1);
+  }
+  // The file holds the module body already wrapped as Node wraps a CommonJS module (Module.wrap): the bin
+  // compiles it with vm.Script as read. Wrapped at run time, the source was a concatenation, which V8
+  // copies into one flat string before it looks the script up: one more 2.3 MB copy on every run, 570
+  // page faults of a one-file check's 5,800 (docs/performance.md, helper "startup", 2026-12-03).
+  // Required as a CommonJS module (tools that load the CLI in-process and call its `main`, such as the host
+  // oracle's differential-test driver), the file runs that function with the module's own arguments, so
+  // `require(".../main.cjs").main` is the function the bin calls. Under the bin's vm.Script `this` is the
+  // global object and the expression's value is the function itself. The function stays parenthesised:
+  // V8 compiles a parenthesised function at once instead of pre-parsing 1.2 MB and parsing it again.
+  const wrapped = Module.wrap(
+    bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   );
-  process.exit(1);
-}
-// The file holds the module body already wrapped as Node wraps a CommonJS module (Module.wrap): the bin
-// compiles it with vm.Script as read. Wrapped at run time, the source was a concatenation, which V8
-// copies into one flat string before it looks the script up: one more 2.3 MB copy on every run, 570
-// page faults of a one-file check's 5,800 (docs/performance.md, helper "startup", 2026-12-03).
-// Required as a CommonJS module (tools that load the CLI in-process and call its `main`, such as the host
-// oracle's differential-test driver), the file runs that function with the module's own arguments, so
-// `require(".../main.cjs").main` is the function the bin calls. Under the bin's vm.Script `this` is the
-// global object and the expression's value is the function itself. The function stays parenthesised:
-// V8 compiles a parenthesised function at once instead of pre-parsing 1.2 MB and parsing it again.
-const wrapped = Module.wrap(
-  bundled.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-);
-writeFileSync(
-  "dist/cli-bundle/main.cjs",
-  `(this === globalThis ? (body) => body : (body) => (body.call(this, exports, require, module, __filename, __dirname), body))(${wrapped.replace(/;\s*$/, "")});\n`,
-);
-// The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
-const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");
-const stray =
-  /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(
+  writeFileSync(
+    outfile,
+    `(this === globalThis ? (body) => body : (body) => (body.call(this, exports, require, module, __filename, __dirname), body))(${wrapped.replace(/;\s*$/, "")});\n`,
+  );
+  // The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
+  const main = readFileSync(outfile, "utf8");
+  const stray =
+    /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(
+      main,
+    );
+  if (stray) {
+    console.error(
+      `${outfile} requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`,
+    );
+    process.exit(1);
+  }
+  // A package required at run time from node_modules: the release commit and the GitHub Action have none.
+  const fromNodeModules = /createRequire\)\(__caplintBundle\.url\)\("(?!node:)([^"]+)"\)/.exec(
     main,
   );
-if (stray) {
-  console.error(
-    `dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`,
-  );
-  process.exit(1);
+  if (fromNodeModules) {
+    console.error(
+      `${outfile} requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`,
+    );
+    process.exit(1);
+  }
+  // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
+  const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
+  if (unavailable.length) {
+    for (const warning of unavailable)
+      console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+    process.exit(1);
+  }
 }
-// A package required at run time from node_modules: the release commit and the GitHub Action have none.
-const fromNodeModules = /createRequire\)\(__caplintBundle\.url\)\("(?!node:)([^"]+)"\)/.exec(main);
-if (fromNodeModules) {
-  console.error(
-    `dist/cli-bundle/main.cjs requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`,
-  );
-  process.exit(1);
-}
-// import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
-const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
-if (unavailable.length) {
-  for (const warning of unavailable)
-    console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
-  process.exit(1);
-}
+
+/** The modules that register commands: every module they import lazily is a command's but check's. */
+const COMMAND_LISTS = [
+  path.join("capabilities", "commands", "index.js"),
+  path.join("cli", "commands", "index.js"),
+];
+/**
+ * A check of named capability files (pre-commit's call, bin/caplint.js's `filesCheck`) runs from a bundle
+ * of its own, dist/cli-bundle/check.cjs: the CLI without the other commands' modules (every lazily
+ * imported command module but check's is a stub that refuses to load). The bundle's top level makes a
+ * closure and a context slot for every module-level function and binding of every module it holds, used
+ * or not, and its code cache holds them: without the other commands' 280 KB a one-file check ran 7 M
+ * instructions (5 %) fewer, 200 page faults and a 78 KB smaller cache (docs/performance.md, helper
+ * "start27"). The bin sends it no command line that could need another command (no option at all).
+ */
+const checkOnly = {
+  name: "check-only",
+  setup(builder) {
+    builder.onResolve({ filter: /\.js$/ }, (args) =>
+      args.kind === "dynamic-import" &&
+      args.path !== "./check.js" &&
+      COMMAND_LISTS.some((list) => args.importer.endsWith(`${path.sep}dist${path.sep}${list}`))
+        ? { path: args.path, namespace: "other-command" }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "other-command" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`caplint: ${args.path} is not in the check bundle (dist/cli-bundle/check.cjs): run this command line through bin/caplint.js`)});`,
+      loader: "js",
+    }));
+  },
+};
+
+await bundleCli("dist/cli-bundle/main.cjs", []);
+await bundleCli("dist/cli-bundle/check.cjs", [checkOnly]);

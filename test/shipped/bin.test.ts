@@ -82,6 +82,37 @@ main({ argv: ["check", "mixed-folder", "-f", "compact"], cwd: ${JSON.stringify(C
     expect(inProcess.code).toBe(1);
   });
 
+  it("runs a check of named files from the check bundle as the main bundle runs it, and no other command from it", () => {
+    const inProcess = (bundle: string, argv: string[]) => {
+      const child = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `const { main } = require(${JSON.stringify(path.join(ROOT, "dist/cli-bundle", bundle))});
+const sink = () => { let text = ""; return { write: (chunk) => void (text += chunk), isTTY: false, get text() { return text; } }; };
+const stdout = sink(), stderr = sink();
+main({ argv: ${JSON.stringify(argv)}, cwd: ${JSON.stringify(CLI)}, env: { NO_COLOR: "1" }, stdout, stderr })
+  .then((code) => process.stdout.write(JSON.stringify({ code, stdout: stdout.text, stderr: stderr.text })));`,
+        ],
+        { encoding: "utf8" },
+      );
+      expect(child.stderr).toBe("");
+      return JSON.parse(child.stdout) as { code: number; stdout: string; stderr: string };
+    };
+    for (const argv of [
+      ["check", "forms/single.json", "forms/wrapped.toml"],
+      ["mixed-folder/typo.json", "mixed-folder/broken.json"],
+    ]) {
+      const checked = inProcess("check.cjs", argv);
+      expect(checked.stdout).not.toBe("");
+      expect(checked).toEqual(inProcess("main.cjs", argv));
+    }
+    // The bin never sends it another command (bin/caplint.js, filesCheck); asked, it says so.
+    const other = inProcess("check.cjs", ["rules"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("is not in the check bundle");
+  });
+
   it("starts from the V8 code cache the build made for this Node, a heap size in NODE_OPTIONS or not (a rejected cache would silently cost start-up)", () => {
     const bundle = path.join(ROOT, "dist/cli-bundle/main.cjs");
     // A preloaded module reports what the bin's vm.Script made of the cache, and the heap V8 was given.
@@ -136,16 +167,29 @@ vm.Script = class extends Compiled {
       });
       expect(child.status, child.stderr).toBe(0);
       const seen = JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as {
+        file: string;
         rejected: boolean;
         bytes: number;
       };
       expect(seen.rejected).toBe(false);
+      // Every run but a check of named files runs the main bundle.
+      expect(seen.file).toBe(
+        args.every((arg) => /^(check|.*\.(json|toml))$/.test(arg)) ? checkBundle : bundle,
+      );
       return seen.bytes;
     };
+    const checkBundle = path.join(ROOT, "dist/cli-bundle/check.cjs");
     const bytesOf = (name: string) => statSync(path.join(ROOT, "dist/cli-bundle", name)).size;
     expect(cacheOf(["check", "forms"])).toBe(bytesOf("main.cjs.cache"));
+    // A check of named files runs the check bundle (no other command's modules), from its own cache.
     expect(cacheOf(["check", "forms/single.json", "forms/wrapped.toml"])).toBe(
-      bytesOf("main.cjs.files.cache"),
+      bytesOf("check.cjs.cache"),
+    );
+    expect(cacheOf(["forms/single.json"])).toBe(bytesOf("check.cjs.cache"));
+    expect(bytesOf("check.cjs")).toBeLessThan(bytesOf("main.cjs") * 0.85);
+    // With an option it may need the other commands (an unknown one is worded with theirs): the main bundle.
+    expect(cacheOf(["check", "--format", "json", "forms/single.json"])).toBe(
+      bytesOf("main.cjs.cache"),
     );
     expect(
       cacheOf([
@@ -156,9 +200,11 @@ vm.Script = class extends Compiled {
     expect(cacheOf(["mcp", path.join(FIXTURES, "mcp/dumps/good.json")])).toBe(
       bytesOf("main.cjs.mcp.cache"),
     );
-    expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
-    // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
-    expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
+    for (const file of [bundle, checkBundle]) {
+      expect(readFileSync(file, "utf8")).not.toMatch(/\bimport\(/);
+      // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
+      expect(readFileSync(file, "latin1")).not.toMatch(/[^\x00-\x7f]/);
+    }
   });
 });
 

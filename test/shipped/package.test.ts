@@ -321,7 +321,9 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       "dist/cli-bundle/main.cjs",
       // The code caches of the bundle, one per kind of run (scripts/build-code-cache.mjs).
       "dist/cli-bundle/main.cjs.cache",
-      "dist/cli-bundle/main.cjs.files.cache",
+      // A check of named files runs a bundle of its own (without the other commands), with its cache.
+      "dist/cli-bundle/check.cjs",
+      "dist/cli-bundle/check.cjs.cache",
       "dist/cli-bundle/main.cjs.events.cache",
       "dist/cli-bundle/main.cjs.mcp.cache",
       "dist/cli-bundle/mcp-sdk.cjs",
