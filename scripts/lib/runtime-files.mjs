@@ -8,6 +8,9 @@ export const RUNTIME_SOURCES = ["package.json", "bin", "schema", "data"];
 /** Built files: the CLI bundle and its chunks, and the validators generated from the schemas. */
 export const RUNTIME_BUILD = [
   "dist/cli-bundle/main.cjs",
+  // A check of named files runs this one, without the other commands (scripts/bundle.mjs); the bin
+  // runs main.cjs when it is missing.
+  "dist/cli-bundle/check.cjs",
   "dist/cli-bundle/mcp-sdk.cjs",
   "dist/cli-bundle/mcp-server.cjs",
   "dist/cli-bundle/lsp-protocol.cjs",
