@@ -23,6 +23,11 @@ export const work = {
    * capability, whatever its contexts and the platform models it is judged on.
    */
   dangerousLeaves: 0,
+  /**
+   * Dangers dangerous-permission judged on a set of platforms (`judgeGrants`): once per distinct content
+   * of a capability's dangerous grants (`dangerContentKey`), not once per copy of the capability.
+   */
+  dangerJudgements: 0,
   /** Window or webview patterns compared with each other by diff. */
   patternComparisons: 0,
   /**

@@ -260,7 +260,9 @@ export interface DangerousGrantOn {
  * their denials are alike (`Resolution.alikeFor`) and the plugin's global scope lends them the same
  * broad values, on that set's model, and only that capability's grants are made. A later set whose
  * effective grants and lent scope an earlier set of the same capability judged gives the same finding
- * and is left out. Not cached.
+ * and is left out. Capabilities whose dangerous grants have the same content (an app's copies of a
+ * capability under other identifiers, `dangerContentKey`) are judged once: each copy's findings are
+ * that judgement worded with its own identifier, entries and grants (`wordJudgement`). Not cached.
  */
 export async function dangerousGrantsOnEveryPlatform(
   resolution: Resolution,
@@ -274,82 +276,204 @@ export async function dangerousGrantsOnEveryPlatform(
       for (const index of resolution.grantersOf(command)) granters.add(index);
   const lending = new Lending(resolution);
   const inOrder = [...granters].sort((a, b) => a - b);
-  // Indexed loops here and in what this calls per capability and grant: a `for…of` loop wraps its
-  // body in the iterator's try/finally, which makes every call in it a throwing edge of the graph the
-  // optimising compiler builds (these functions run hot once per process, so their compile is paid
-  // by every run).
+  const verdictsOf = new Map<string, readonly Verdict[]>();
+  const expansionIds = new Map<Expansion, number>();
   for (let i = 0; i < inOrder.length; i++) {
     const capabilityIndex = inOrder[i]!;
     const { resolved, on } = resolution.capabilities[capabilityIndex]!;
     // As the host, a capability without contexts holds no entry: it grants nothing.
     if (resolved.contexts.length === 0) continue;
     const { capability } = resolved;
-    const sites = dangerSitesIn(resolution, capabilityIndex, on);
+    const content = dangerContentKey(resolution, capabilityIndex, on, capability, expansionIds);
+    let verdicts = verdictsOf.get(content);
+    // The first capability of this content is judged, its own grants made in the walk of its sites;
+    // a copy's grants are made only for the sites its findings name, once each.
+    const copy = verdicts !== undefined;
+    if (!verdicts)
+      verdictsOf.set(
+        content,
+        (verdicts = judgeCapability(resolution, lending, capabilityIndex, on)),
+      );
+    if (verdicts.length === 0) continue;
+    const first = resolution.grantRange(capabilityIndex)[0];
+    let made: Map<number, GrantedLeaf> | undefined;
+    const grantAt = (site: Site): GrantedLeaf => {
+      const memo = siteNumber(site);
+      let grant = (made ??= new Map<number, GrantedLeaf>()).get(memo);
+      if (!grant) {
+        const g = first + site.grant;
+        const leaf = resolution.grantExpansion(g).leaves[site.leaf]!;
+        const command = DANGERS[site.danger]!.commands[site.command]!;
+        made.set(memo, (grant = grantedLeaf(resolution, g, leaf, site.leaf, command)));
+      }
+      return grant;
+    };
     let exposure: Exposure | undefined | null = null;
-    for (let d = 0; d < DANGERS.length; d++) {
-      const bySite = sites[d];
-      if (!bySite) continue;
-      const danger = DANGERS[d]!;
-      const keys = KEYS_OF.get(danger)!;
-      const judged: Array<{ model: ResolvedModel; effective: readonly GrantedLeaf[] }> = [];
-      // A filter of the grants `dangerSitesIn` made: no object is made here, so the optimised code
-      // of this closure (hot: once per judged set) holds no inlined making of one.
-      const effectiveOn = (set: PlatformSet) => {
-        const model = resolution.modelFor(set);
-        const local = resolution.indexIn(set, capabilityIndex);
-        const bit = onlyPlatform(firstPlatform(set));
-        const effective: GrantedLeaf[] = [];
-        for (let c = 0; c < danger.commands.length; c++) {
-          const list = bySite[c];
-          if (!list || resolution.deniedOn(danger.commands[c]!) & set) continue;
-          const grants = list.grants;
-          for (let s = 0; s < grants.length; s++)
-            if (list.bits[s]! & bit) effective.push(grants[s]!);
-        }
-        return { model, local, effective };
-      };
-      const judge = (set: PlatformSet, known = effectiveOn(set)) => {
-        const { model, local, effective } = known;
-        if (effective.length === 0) return;
-        const judgedBefore = judged.some((before) =>
-          sameJudgement(lending, danger, keys, before, { model, effective }),
-        );
-        judged.push({ model, effective });
-        if (judgedBefore) return;
-        if (danger.broad) lending.share(danger, keys, model);
-        const found = judgeDanger(model, local, capability, danger, effective);
-        if (!found) return;
-        if (exposure === null) exposure = exposureOf(capability, tools);
-        if (exposure) found.exposure = exposure;
-        out.push({ found, on: set, model });
-      };
-      const alikes = alikeSets(resolution, on, danger, bySite);
-      for (let a = 0; a < alikes.length; a++) {
-        const alike = alikes[a]!;
-        if (!danger.broad) {
-          judge(alike);
-          continue;
-        }
-        // Alike grants that the global scope lends the same broad values give one finding, unless a
-        // grant's own deny list filters what is lent: then only platforms with the same global scope do.
-        const lendingClass = lending.classes(danger, keys);
-        const lents = splitAlike(alike, (bit) => lendingClass[bit]!);
-        for (let t = 0; t < lents.length; t++) {
-          const lent = lents[t]!;
-          const known = effectiveOn(lent);
-          if (!hasOwnDeny(known.effective)) judge(lent, known);
-          else {
-            const sets = splitBySame(lent, (a, b) => lending.sameScope(keys, a, b));
-            for (let u = 0; u < sets.length; u++) {
-              const set = sets[u]!;
-              judge(set, firstPlatform(set) === firstPlatform(lent) ? known : effectiveOn(set));
-            }
+    for (let v = 0; v < verdicts.length; v++) {
+      const verdict = verdicts[v]!;
+      let reached = verdict.grants;
+      if (copy) {
+        const own: GrantedLeaf[] = [];
+        for (let s = 0; s < verdict.sites.length; s++) own.push(grantAt(verdict.sites[s]!));
+        reached = own;
+      }
+      const local = resolution.indexIn(verdict.set, capabilityIndex);
+      const found = wordJudgement(verdict.judgement, capability, local, reached);
+      if (!found) continue;
+      if (exposure === null) exposure = exposureOf(capability, tools);
+      if (exposure) found.exposure = exposure;
+      out.push({ found, on: verdict.set, model: verdict.model });
+    }
+  }
+  return out;
+}
+
+/** Where a grant of a dangerous command is, relative to its capability: the same in each copy of it. */
+interface Site {
+  /** The permission entry: index into the capability's grants. */
+  grant: number;
+  leaf: number;
+  /** Index into DANGERS, and into that danger's commands. */
+  danger: number;
+  command: number;
+}
+
+/** A number per site of one capability (a capability has fewer than 2^20 leaves per entry). */
+function siteNumber(site: Site): number {
+  return ((site.grant * DANGERS.length + site.danger) * 64 + site.command) * 1_048_576 + site.leaf;
+}
+
+/** One danger judged on one set of a capability's platforms, without what names the capability. */
+interface Verdict {
+  set: PlatformSet;
+  model: ResolvedModel;
+  /** The grants it reaches, in order: where they are, and those of the capability that was judged. */
+  sites: readonly Site[];
+  grants: readonly GrantedLeaf[];
+  judgement: Judgement;
+}
+
+/**
+ * What a capability's dangers are judged from, beyond the resolution every capability shares (its
+ * models, global scopes, denials and lending): the platforms it is on and lists, and each permission
+ * entry whose identifier allows a dangerous command: which expansion (leaves, their platforms,
+ * scopes and commands), where the entry is (a finding points at it; two sites of one entry share its
+ * provenance) and the scope lists the entry adds. Equal keys judge alike; the identifier, the source
+ * and the windows, webviews and remote URLs are worded per capability (`wordJudgement`, `exposureOf`).
+ */
+function dangerContentKey(
+  resolution: Resolution,
+  capabilityIndex: number,
+  on: PlatformSet,
+  capability: Capability,
+  expansionIds: Map<Expansion, number>,
+): string {
+  let key = `${on}\u0000${capabilityPlatforms(capability.platforms, TARGETS).join(",")}`;
+  const [first, end] = resolution.grantRange(capabilityIndex);
+  const entries = capability.permissions;
+  for (let g = first; g < end; g++) {
+    const expansion = resolution.grantExpansion(g);
+    if (!dangerSitesOf(expansion)) continue;
+    let id = expansionIds.get(expansion);
+    if (id === undefined) expansionIds.set(expansion, (id = expansionIds.size));
+    const entry = entries[g - first]!;
+    const lists =
+      Array.isArray(entry.allow) || Array.isArray(entry.deny)
+        ? JSON.stringify([entry.allow ?? null, entry.deny ?? null])
+        : "";
+    key += `\u0000${g - first}\u0001${id}\u0001${JSON.stringify(entry.path)}\u0001${lists}`;
+  }
+  return key;
+}
+
+/**
+ * The judging of one capability's dangers (the first of its content): its verdicts, in the order
+ * they are found, and its grants by site, made in the walk of its sites.
+ */
+function judgeCapability(
+  resolution: Resolution,
+  lending: Lending,
+  capabilityIndex: number,
+  on: PlatformSet,
+): Verdict[] {
+  const { capability } = resolution.capabilities[capabilityIndex]!.resolved;
+  const platforms = capabilityPlatforms(capability.platforms, TARGETS);
+  const sites = dangerSitesIn(resolution, capabilityIndex, on);
+  const verdicts: Verdict[] = [];
+  // Indexed loops here and in what this calls per capability and grant: a `for…of` loop wraps its
+  // body in the iterator's try/finally, which makes every call in it a throwing edge of the graph the
+  // optimising compiler builds (these functions run hot once per process, so their compile is paid
+  // by every run).
+  for (let d = 0; d < DANGERS.length; d++) {
+    const bySite = sites[d];
+    if (!bySite) continue;
+    const danger = DANGERS[d]!;
+    const keys = KEYS_OF.get(danger)!;
+    const judged: Array<{ model: ResolvedModel; effective: readonly GrantedLeaf[] }> = [];
+    // A filter of the grants `dangerSitesIn` made: no object is made here, so the optimised code
+    // of this closure (hot: once per judged set) holds no inlined making of one.
+    const effectiveOn = (set: PlatformSet) => {
+      const model = resolution.modelFor(set);
+      const bit = onlyPlatform(firstPlatform(set));
+      const effective: GrantedLeaf[] = [];
+      const where: Site[] = [];
+      for (let c = 0; c < danger.commands.length; c++) {
+        const list = bySite[c];
+        if (!list || resolution.deniedOn(danger.commands[c]!) & set) continue;
+        const grants = list.grants;
+        for (let s = 0; s < grants.length; s++)
+          if (list.bits[s]! & bit) {
+            effective.push(grants[s]!);
+            where.push(list.sites[s]!);
+          }
+      }
+      return { model, effective, where };
+    };
+    const judge = (set: PlatformSet, known = effectiveOn(set)) => {
+      const { model, effective, where } = known;
+      if (effective.length === 0) return;
+      const judgedBefore = judged.some((before) =>
+        sameJudgement(lending, danger, keys, before, { model, effective }),
+      );
+      judged.push({ model, effective });
+      if (judgedBefore) return;
+      if (danger.broad) lending.share(danger, keys, model);
+      const judgement = judgeGrants(model, danger, effective, platforms);
+      if (!judgement) return;
+      const reached: Site[] = [];
+      const grants: GrantedLeaf[] = [];
+      for (let r = 0; r < judgement.reached.length; r++) {
+        reached.push(where[judgement.reached[r]!]!);
+        grants.push(effective[judgement.reached[r]!]!);
+      }
+      verdicts.push({ set, model, sites: reached, grants, judgement });
+    };
+    const alikes = alikeSets(resolution, on, danger, bySite);
+    for (let a = 0; a < alikes.length; a++) {
+      const alike = alikes[a]!;
+      if (!danger.broad) {
+        judge(alike);
+        continue;
+      }
+      // Alike grants that the global scope lends the same broad values give one finding, unless a
+      // grant's own deny list filters what is lent: then only platforms with the same global scope do.
+      const lendingClass = lending.classes(danger, keys);
+      const lents = splitAlike(alike, (bit) => lendingClass[bit]!);
+      for (let t = 0; t < lents.length; t++) {
+        const lent = lents[t]!;
+        const known = effectiveOn(lent);
+        if (!hasOwnDeny(known.effective)) judge(lent, known);
+        else {
+          const sets = splitBySame(lent, (a, b) => lending.sameScope(keys, a, b));
+          for (let u = 0; u < sets.length; u++) {
+            const set = sets[u]!;
+            judge(set, firstPlatform(set) === firstPlatform(lent) ? known : effectiveOn(set));
           }
         }
       }
     }
   }
-  return out;
+  return verdicts;
 }
 
 /** A grant of one command by one leaf of a permission entry: every context of the entry has the same. */
@@ -393,6 +517,8 @@ const NO_CODES: readonly number[] = [];
 /** A capability's grants of one dangerous command: per site, the platforms its leaf holds on and its grant. */
 interface CommandSites {
   bits: PlatformSet[];
+  /** Where each site is in the capability: a copy of it finds its own grants there. */
+  sites: Site[];
   /** Undefined where the leaf holds on none of the capability's platforms on which the command is not denied: no judged set includes it. */
   grants: Array<GrantedLeaf | undefined>;
 }
@@ -427,8 +553,9 @@ function dangerSitesIn(
       const leaf = expansion.leaves[l]!;
       const bits = resolution.leafOn(leaf);
       const byCommand = (byDanger[danger] ??= []);
-      const list = (byCommand[c] ??= { bits: [], grants: [] });
+      const list = (byCommand[c] ??= { bits: [], sites: [], grants: [] });
       list.bits.push(bits);
+      list.sites.push({ grant: g - first, leaf: l, danger, command: c });
       list.grants.push(
         bits & on & ~resolution.deniedOn(command)
           ? grantedLeaf(resolution, g, leaf, l, command)
@@ -684,13 +811,17 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools): Dangerous
   };
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex]!;
+    const platforms = capabilityPlatforms(capability.platforms, TARGETS);
     let exposure: Exposure | undefined | null = null;
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants) continue;
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0) continue;
-      const found = judgeDanger(model, capabilityIndex, capability, danger, effective);
+      const judgement = judgeGrants(model, danger, effective, platforms);
+      if (!judgement) continue;
+      const reached = judgement.reached.map((index) => effective[index]!);
+      const found = wordJudgement(judgement, capability, capabilityIndex, reached);
       if (!found) continue;
       if (exposure === null) exposure = exposureOf(capability, tools);
       if (exposure) found.exposure = exposure;
@@ -700,33 +831,52 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools): Dangerous
   return out;
 }
 
-/** One capability's danger on one model, from its effective grants (undefined: nothing dangerous is reached). */
-function judgeDanger(
+/**
+ * A danger judged on one model from a capability's effective grants, without what names the
+ * capability (its identifier, its entries): the same for every capability whose grants have the
+ * same content. `wordJudgement` makes a capability's finding of it.
+ */
+interface Judgement {
+  danger: Danger;
+  /** The grants the danger reaches: indices into the effective grants, in order. */
+  reached: readonly number[];
+  /** Their commands, distinct, in grant order. */
+  commands: readonly string[];
+  /** The broad values, quoted (a few and how many more); "" when none is needed. */
+  matches: string;
+  /** Who lends them through the plugin's global scope (the capability itself is left out when worded). */
+  lenders: ReadonlyArray<ReadonlySet<string>>;
+  /**
+   * Per reached grant whose own scope is not broad, in order: its entry's path and the first entry of
+   * each capability that lends it a broad value (the capability's own is its scope entry).
+   */
+  lent: ReadonlyArray<{ path: JsonPath; entries: ReadonlyMap<string, EntryProvenance> }>;
+  commandLine: boolean;
+}
+
+/** One danger on one model, from a capability's effective grants (undefined: nothing dangerous is reached). */
+function judgeGrants(
   model: ResolvedModel,
-  capabilityIndex: number,
-  capability: Capability,
   danger: Danger,
   effective: readonly GrantedLeaf[],
-): DangerousGrant | undefined {
+  platforms: readonly string[],
+): Judgement | undefined {
+  work.dangerJudgements++;
   const globalHits = globalHitCacheOf(model);
-  let first = effective[0]!;
-  let reach = "";
-  /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
-  let scopeEntry: EntryProvenance | undefined;
+  let matchesText = "";
   let commandLine = false;
+  const lenders: Array<ReadonlySet<string>> = [];
+  const lent: Array<{ path: JsonPath; entries: ReadonlyMap<string, EntryProvenance> }> = [];
   // The grants the broad scope reaches, in order: a command granted without it (a scopeless spawn
   // beside a scoped execute) is not dangerous.
-  let reached = effective;
+  const reached: number[] = [];
   if (danger.broad) {
-    const hits: GrantedLeaf[] = [];
     // Hits in the order the host hands them to a command: each grant's own scope, then the
     // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
     // Only collections that name something, and a shared global set once: `quotedUnion` lists the
     // same names from them.
     const matches: Array<Iterable<string>> = [];
-    const lenders: Array<ReadonlySet<string>> = [];
     const globalsListed: Array<ReadonlySet<string>> = [];
-    let hitGrant: GrantedLeaf | undefined;
     // A leaf's grants (one per command, and per context for a model's entries) share its provenance,
     // scope and plugin: what one of them adds below, the others add again. So each such leaf is judged once.
     const judgedLeaves = new Map<
@@ -737,18 +887,17 @@ function judgeDanger(
       const grant = effective[i]!;
       const before = judgedLeaves.get(grant.provenance);
       if (before && before.scope === grant.scope && before.key === grant.key) {
-        if (before.hit) hits.push(grant);
+        if (before.hit) reached.push(i);
         continue;
       }
       const { own, global } = broadScope(model, danger, grant, globalHits);
       // A shell entry whose program cannot run on any of the capability's platforms grants nothing there.
       const hit =
         (own.length > 0 || global.matches.size > 0) &&
-        (danger.id !== "shell" || runsSomewhere(model, grant, capability));
+        (danger.id !== "shell" || runsSomewhere(model, grant, platforms));
       if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
       if (!hit) continue;
-      hitGrant ??= grant;
-      hits.push(grant);
+      reached.push(i);
       if (own.length > 0) matches.push(own);
       if (global.matches.size > 0 && !globalsListed.includes(global.matches)) {
         globalsListed.push(global.matches);
@@ -759,35 +908,58 @@ function judgeDanger(
       commandLine ||=
         global.commandLine ||
         (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
-      // Only when the grant's own scope is not broad: then the broad value is the other entry's doing.
-      const lending = own.length === 0 ? global.entries.get(capability.identifier) : undefined;
-      if (lending && !samePath(lending.path, grant.provenance.path)) scopeEntry ??= lending;
+      // Only when the grant's own scope is not broad: then the broad value is another entry's doing.
+      if (own.length === 0 && global.entries.size > 0)
+        lent.push({ path: grant.provenance.path, entries: global.entries });
     }
-    if (!hitGrant) return undefined;
-    first = hitGrant;
-    reached = hits;
-    reach = quotedUnion(matches);
-    const lent = quotedUnion(lenders, capability.identifier);
+    if (reached.length === 0) return undefined;
+    matchesText = quotedUnion(matches);
+  } else for (let i = 0; i < effective.length; i++) reached.push(i);
+  const commands: string[] = [];
+  for (let i = 0; i < reached.length; i++) {
+    const command = effective[reached[i]!]!.command;
+    if (!commands.includes(command)) commands.push(command);
+  }
+  return { danger, reached, commands, matches: matchesText, lenders, lent, commandLine };
+}
+
+/**
+ * A capability's finding of a judgement: `reached` are its own grants at the judgement's sites. What
+ * names the capability is worded here: its entry the finding points at (one it does not list is not
+ * reported), its own entry that brings the broad scope, and the other capabilities that lend it.
+ */
+function wordJudgement(
+  judgement: Judgement,
+  capability: Capability,
+  capabilityIndex: number,
+  reached: readonly GrantedLeaf[],
+): DangerousGrant | undefined {
+  const first = reached[0]!;
+  // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
+  if (!listsEntryAt(capability, first.provenance.path)) return undefined;
+  /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
+  let scopeEntry: EntryProvenance | undefined;
+  for (let i = 0; i < judgement.lent.length && !scopeEntry; i++) {
+    const { path, entries } = judgement.lent[i]!;
+    const lending = entries.get(capability.identifier);
+    if (lending && !samePath(lending.path, path)) scopeEntry = lending;
+  }
+  let reach = judgement.matches;
+  if (judgement.danger.broad) {
+    const lent = quotedUnion(judgement.lenders, capability.identifier);
     if (lent)
       reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
   }
-  // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
-  if (!listsEntryAt(capability, first.provenance.path)) return undefined;
-  const commands: string[] = [];
-  for (let i = 0; i < reached.length; i++) {
-    const command = reached[i]!.command;
-    if (!commands.includes(command)) commands.push(command);
-  }
   const found: DangerousGrant = {
-    danger,
+    danger: judgement.danger,
     capability,
     capabilityIndex,
     grant: first,
     grants: reached,
-    commands,
+    commands: judgement.commands,
     at: entryPath(capability, (scopeEntry ?? first.provenance).path),
     reach,
-    commandLine,
+    commandLine: judgement.commandLine,
   };
   if (scopeEntry) found.scopeEntry = scopeEntry;
   return found;
@@ -1242,8 +1414,11 @@ const NO_CONTRIBUTIONS: ReadonlyArray<{ scope: ScopeLists }> = [];
 const NO_CONTRIBUTIONS_OF_SCOPE: readonly GlobalScopeContribution[] = [];
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
-function runsSomewhere(model: ResolvedModel, grant: GrantedLeaf, capability: Capability): boolean {
-  const platforms = capabilityPlatforms(capability.platforms, TARGETS);
+function runsSomewhere(
+  model: ResolvedModel,
+  grant: GrantedLeaf,
+  platforms: readonly string[],
+): boolean {
   if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0))
     return true;
   // The global scope is shared by every grant: judged once per model, plugin and set of platforms, so this stays linear.
