@@ -356,10 +356,12 @@ interface Verdict {
 /**
  * What a capability's dangers are judged from, beyond the resolution every capability shares (its
  * models, global scopes, denials and lending): the platforms it is on and lists, and each permission
- * entry whose identifier allows a dangerous command: which expansion (leaves, their platforms,
- * scopes and commands), where the entry is (a finding points at it; two sites of one entry share its
- * provenance) and the scope lists the entry adds. Equal keys judge alike; the identifier, the source
- * and the windows, webviews and remote URLs are worded per capability (`wordJudgement`, `exposureOf`).
+ * entry whose identifier allows a dangerous command: its index among the capability's entries (a
+ * copy's grants are found at the same index; two sites of one entry share its provenance), which
+ * expansion (leaves, their platforms, scopes and commands) and the scope lists the entry adds, as
+ * written. Equal keys judge alike. The identifier, the file, the entries' paths (a capability in a
+ * list file has its own) and the windows, webviews and remote URLs are read per capability
+ * (`wordJudgement`, `exposureOf`).
  */
 function dangerContentKey(
   resolution: Resolution,
@@ -381,7 +383,7 @@ function dangerContentKey(
       Array.isArray(entry.allow) || Array.isArray(entry.deny)
         ? JSON.stringify([entry.allow ?? null, entry.deny ?? null])
         : "";
-    key += `\u0000${g - first}\u0001${id}\u0001${JSON.stringify(entry.path)}\u0001${lists}`;
+    key += `\u0000${g - first}\u0001${id}\u0001${lists}`;
   }
   return key;
 }
@@ -847,10 +849,10 @@ interface Judgement {
   /** Who lends them through the plugin's global scope (the capability itself is left out when worded). */
   lenders: ReadonlyArray<ReadonlySet<string>>;
   /**
-   * Per reached grant whose own scope is not broad, in order: its entry's path and the first entry of
-   * each capability that lends it a broad value (the capability's own is its scope entry).
+   * Per reached grant whose own scope is not broad, in order: its index into `reached` and the first
+   * entry of each capability that lends it a broad value (the capability's own is its scope entry).
    */
-  lent: ReadonlyArray<{ path: JsonPath; entries: ReadonlyMap<string, EntryProvenance> }>;
+  lent: ReadonlyArray<{ at: number; entries: ReadonlyMap<string, EntryProvenance> }>;
   commandLine: boolean;
 }
 
@@ -866,7 +868,7 @@ function judgeGrants(
   let matchesText = "";
   let commandLine = false;
   const lenders: Array<ReadonlySet<string>> = [];
-  const lent: Array<{ path: JsonPath; entries: ReadonlyMap<string, EntryProvenance> }> = [];
+  const lent: Array<{ at: number; entries: ReadonlyMap<string, EntryProvenance> }> = [];
   // The grants the broad scope reaches, in order: a command granted without it (a scopeless spawn
   // beside a scoped execute) is not dangerous.
   const reached: number[] = [];
@@ -910,7 +912,7 @@ function judgeGrants(
         (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
       // Only when the grant's own scope is not broad: then the broad value is another entry's doing.
       if (own.length === 0 && global.entries.size > 0)
-        lent.push({ path: grant.provenance.path, entries: global.entries });
+        lent.push({ at: reached.length - 1, entries: global.entries });
     }
     if (reached.length === 0) return undefined;
     matchesText = quotedUnion(matches);
@@ -940,9 +942,9 @@ function wordJudgement(
   /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
   let scopeEntry: EntryProvenance | undefined;
   for (let i = 0; i < judgement.lent.length && !scopeEntry; i++) {
-    const { path, entries } = judgement.lent[i]!;
+    const { at, entries } = judgement.lent[i]!;
     const lending = entries.get(capability.identifier);
-    if (lending && !samePath(lending.path, path)) scopeEntry = lending;
+    if (lending && !samePath(lending.path, reached[at]!.provenance.path)) scopeEntry = lending;
   }
   let reach = judgement.matches;
   if (judgement.danger.broad) {
