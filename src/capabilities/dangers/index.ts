@@ -225,6 +225,8 @@ export interface DangerousGrant {
   commandLine: boolean;
   /** Why it is worse here: remote pages or every window; undefined for trusted local windows. */
   exposure?: Exposure;
+  /** The judgement it words: capabilities of the same content share it (`broadValues` reads it once). */
+  judgement: Judgement;
 }
 
 export type Exposure = { kind: "remote"; urls: readonly string[] } | { kind: "every-window" };
@@ -838,7 +840,7 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools): Dangerous
  * capability (its identifier, its entries): the same for every capability whose grants have the
  * same content. `wordJudgement` makes a capability's finding of it.
  */
-interface Judgement {
+export interface Judgement {
   danger: Danger;
   /** The grants the danger reaches: indices into the effective grants, in order. */
   reached: readonly number[];
@@ -962,6 +964,7 @@ function wordJudgement(
     at: entryPath(capability, (scopeEntry ?? first.provenance).path),
     reach,
     commandLine: judgement.commandLine,
+    judgement,
   };
   if (scopeEntry) found.scopeEntry = scopeEntry;
   return found;
@@ -1333,6 +1336,21 @@ const MAX_VALUES = 256;
  */
 export function broadValues(model: ResolvedModel, found: DangerousGrant): readonly unknown[] {
   if (!found.danger.broad) return [];
+  // The findings of one judgement (copies of a capability) have grants of the same content: their
+  // values are read once, not once per copy's scope objects.
+  const known = valuesOfJudgement.get(found.judgement);
+  if (known?.model === model) return known.values;
+  const values = broadValuesOf(model, found);
+  valuesOfJudgement.set(found.judgement, { model, values });
+  return values;
+}
+
+const valuesOfJudgement = new WeakMap<
+  Judgement,
+  { model: ResolvedModel; values: readonly unknown[] }
+>();
+
+function broadValuesOf(model: ResolvedModel, found: DangerousGrant): readonly unknown[] {
   const seen = new Set<string>();
   const values: unknown[] = [];
   // A leaf's grants (one per command and context) share one scope object: its values are read once,
