@@ -372,8 +372,14 @@ function dangerContentKey(
   capability: Capability,
   expansionIds: Map<Expansion, number>,
 ): string {
-  let key = `${on}\u0000${capabilityPlatforms(capability.platforms, TARGETS).join(",")}`;
-  const [first, end] = resolution.grantRange(capabilityIndex);
+  // The platforms as listed (`capabilityPlatforms` is a function of them); none listed: every one.
+  let key = `${on}`;
+  const listed = capability.platforms;
+  if (listed) for (let p = 0; p < listed.length; p++) key += `\u0000${listed[p]!.value}`;
+  else key += "\u0000*";
+  const range = resolution.grantRange(capabilityIndex);
+  const first = range[0];
+  const end = range[1];
   const entries = capability.permissions;
   for (let g = first; g < end; g++) {
     const expansion = resolution.grantExpansion(g);
