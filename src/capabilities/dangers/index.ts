@@ -372,11 +372,12 @@ function dangerContentKey(
   capability: Capability,
   expansionIds: Map<Expansion, number>,
 ): string {
-  // The platforms as listed (`capabilityPlatforms` is a function of them); none listed: every one.
+  // The platforms as listed (`capabilityPlatforms` is a function of them), each as a JSON string so
+  // no value can read as two or as the mark of none listed.
   let key = `${on}`;
   const listed = capability.platforms;
-  if (listed) for (let p = 0; p < listed.length; p++) key += `\u0000${listed[p]!.value}`;
-  else key += "\u0000*";
+  if (listed) for (let p = 0; p < listed.length; p++) key += JSON.stringify(listed[p]!.value);
+  else key += "*";
   const range = resolution.grantRange(capabilityIndex);
   const first = range[0];
   const end = range[1];
