@@ -161,6 +161,8 @@ export interface CheckRequest extends InputOptions, SettingsOptions {
   fix?: "write" | "preview";
   /** Standard input standing for the file of this name (`check -`). */
   stdin?: { name: string; text: string };
+  /** The caller reads no finding's fix (its report does not show them): none are made (LintOptions.omitFixes). */
+  omitFixes?: boolean;
 }
 
 /** One app (or set of loose files) checked. */
@@ -353,6 +355,7 @@ async function checkAll(
   const lintOptions = {
     ...lintSettings(settings, CAPABILITY_RULES),
     ...(request.platforms?.length ? { platforms: request.platforms } : {}),
+    ...(request.omitFixes === true && request.fix === undefined ? { omitFixes: true } : {}),
   };
   // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
   // findings of every run form one report.

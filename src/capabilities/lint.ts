@@ -1,4 +1,9 @@
-import { compareDiagnostics, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
+import {
+  compareDiagnostics,
+  type Diagnostic,
+  type Fix,
+  type RuleSetting,
+} from "../core/diagnostics.js";
 import { RuleRun, type FindingInput } from "../core/lint/run-rules.js";
 import type { RuleMeta } from "../core/lint/rule.js";
 import type { SourceDocument } from "../core/source/document.js";
@@ -26,6 +31,7 @@ import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile, type SchemaProblem } from "./schema/validate.js";
 import { normalizePlatform, OptionError, requireStringList } from "./library-options.js";
+import { work } from "./work.js";
 import { placeOnce, RecordingRuleRun, startRules, wordOnce, type LintMemo } from "./lint-memo.js";
 
 export interface LintOptions {
@@ -49,6 +55,11 @@ export interface LintOptions {
    * since its last run (src/capabilities/lint-memo.ts); the findings are the same as without it.
    */
   memo?: LintMemo;
+  /**
+   * True when the caller reads no finding's fix (a compact, GitHub or SARIF report): the findings are
+   * made without one (each fix is a second walk of the file's syntax tree and an edit object).
+   */
+  omitFixes?: boolean;
 }
 
 /** What the linter runs: the rules, and the pipeline steps whose findings it reports itself. */
@@ -103,6 +114,7 @@ export async function lintWithRules(
 
   const suppressions = collectSuppressions(project.capabilities);
   const memo = options.memo;
+  const withoutFixes = options.omitFixes === true;
   const runOptions = {
     settings: options,
     suppressions,
@@ -135,7 +147,7 @@ export async function lintWithRules(
               () => document?.locate(report.path, report.target) ?? NOWHERE,
             )
         : (report) => document?.locate(report.path, report.target) ?? NOWHERE,
-      fix: (report) => (document ? report.fix?.(document) : undefined),
+      fix: withoutFixes ? undefined : (report) => fixOf(report, document),
     };
     inputs.set(absolutePath, { document, input });
     return input;
@@ -348,6 +360,13 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
   return repeated.filter((path) =>
     known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])),
   );
+}
+
+/** The safe fix of a finding that offers one, in its document (none without a document: a skipped .json5). */
+function fixOf(report: LocatedReport, document: SourceDocument | undefined): Fix | undefined {
+  if (!document || !report.fix) return undefined;
+  work.fixesMade++;
+  return report.fix(document);
 }
 
 /** A finding's message and hint as one line each, quoted values shortened. */

@@ -116,6 +116,8 @@ export const work = {
   urlPatternsParsed: 0,
   /** Grants the resolution's walk of the global scope contributions visits (only those with command-less leaves). */
   globalScopeGrantsWalked: 0,
+  /** Safe fixes built for findings (none when the caller reads no fix: a compact report). */
+  fixesMade: 0,
 };
 
 export type WorkCounter = keyof typeof work;

@@ -112,6 +112,10 @@ async function runCheck(
         ? { fix: "preview" as const }
         : {}),
     ...(stdin ? { stdin } : {}),
+    // These reports show no fix and no count of them: the findings are made without one.
+    ...(REPORTS_WITHOUT_FIXES.has(options.format) && !options.fix && !options.fixDryRun
+      ? { omitFixes: true }
+      : {}),
   });
   if (io.argv.includes("--debug"))
     for (const { project } of outcome.checks) io.stderr.write(shippedTargetsDebug(project));
@@ -139,6 +143,9 @@ async function runCheck(
     },
   );
 }
+
+/** The formats whose report reads no finding's fix (json says `fixable`, stylish counts them). */
+const REPORTS_WITHOUT_FIXES: ReadonlySet<string> = new Set(["compact", "github", "sarif"]);
 
 /** `--debug`: the targets the app ships and the evidence that decided each (plugin-not-in-build judges those). */
 function shippedTargetsDebug(project: Project): string {
