@@ -204,6 +204,33 @@ function beforeTheRules(label, app, floor, reference, runs) {
     reference: schemaOnly.reference,
     ratio: schemaOnly.subject / schemaOnly.reference,
   });
+  return schemaOnly;
+}
+
+/** What the rules and their findings add to a check of `app`: the full check beside `--only schema`. */
+function rulesAdd(app, runs) {
+  const check = (only) => () =>
+    time(process.execPath, [BIN, "check", ...only, "--app", app, "--format", "compact"], {
+      allowExit: [0, 1],
+    });
+  const { subject, reference } = sideBySide(check([]), check(["--only", "schema"]), runs);
+  return subject - reference;
+}
+
+/**
+ * What the rules cost whatever the app's size (compiling them once, their first passes): the
+ * intercept of what they add to a check of `half` and of `whole` (twice `half`'s input). When it is
+ * above what the target leaves the rules (`budget`), no faster pass over the entries brings the row
+ * under its target.
+ */
+function rulesAtNoInput(label, half, whole, sizes, budget, runs) {
+  const atHalf = rulesAdd(half, runs);
+  const atWhole = rulesAdd(whole, runs);
+  const intercept = 2 * atHalf - atWhole;
+  console.log(
+    `   ${label} the rules at no input (from ${sizes}: ${atHalf.toFixed(1)} and ${atWhole.toFixed(1)} ms): ${intercept.toFixed(1)} ms; the target leaves them ${budget.toFixed(1)} ms`,
+  );
+  rows.push({ name: `${label} the rules at no input (ms)`, ratio: intercept, budget });
 }
 
 try {
@@ -273,7 +300,17 @@ try {
       "read + JSON.parse floor",
       "≤ 3.0",
     );
-    beforeTheRules("2.", big, floor, throughput, RUNS);
+    const beforeRules = beforeTheRules("2.", big, floor, throughput, RUNS);
+    const half = path.join(work, "throughput-1000");
+    generateApp(half, { files: 1000 });
+    rulesAtNoInput(
+      "2.",
+      half,
+      big,
+      "1,000 and 2,000 files",
+      3 * throughput.reference - beforeRules.subject,
+      RUNS,
+    );
 
     // 3. Peer: ajv-cli validating the same files against the same schema; caplint schema-only and in full.
     const schemaFile = path.join(ROOT, "schema", "capability.schema.json");
@@ -398,7 +435,23 @@ try {
       "read + parse floor",
       "≤ 6.0",
     );
-    beforeTheRules("5.", realDir, realFloor, real, Math.max(3, Math.ceil(RUNS / 2)));
+    const realSchemaOnly = beforeTheRules(
+      "5.",
+      realDir,
+      realFloor,
+      real,
+      Math.max(3, Math.ceil(RUNS / 2)),
+    );
+    const realHalf = path.join(work, "real-world-12");
+    realWorldApp(realHalf, 12);
+    rulesAtNoInput(
+      "5.",
+      realHalf,
+      realDir,
+      "12 and 24 copies",
+      6 * real.reference - realSchemaOnly.subject,
+      Math.max(3, Math.ceil(RUNS / 2)),
+    );
     const realGrowth = [2, 20].map((copies) => {
       const dir = path.join(work, `real-world-${copies}`);
       realWorldApp(dir, copies);
@@ -669,6 +722,27 @@ try {
       `12b. the same small app 1 → 100 times: ${one.subject.toFixed(1)} → ${hundred.subject.toFixed(1)} ms; fixed cost per app beyond the floor ${fixedPerApp.toFixed(1)} ms (target ≤ 2 ms)`,
     );
     rows.push({ name: "12b. fixed cost per app (ms)", ratio: fixedPerApp, target: "≤ 2" });
+
+    // What row 12's apps add beyond that fixed cost is their own files' work: each app added from 1 to
+    // 100 apps, checked alone in its folder, beside the small app alone (start-up and a minimal app);
+    // the sum of what each costs beyond it is then near what the monorepo grows by.
+    const checkIn = (dir) => () =>
+      time(process.execPath, [BIN, "check", "--format", "compact", "--no-cargo-registry"], {
+        cwd: dir,
+        allowExit: [0, 1],
+      });
+    const inFolder = (dir) =>
+      readdirSync(dir)
+        .sort()
+        .map((name) => path.join(dir, name));
+    const [smallAlone] = inFolder(path.join(work, "monorepo-same-1"));
+    let alone = 0;
+    for (const app of inFolder(path.join(work, "monorepo-100")).slice(1)) {
+      alone += checkIn(app)() - checkIn(smallAlone)();
+    }
+    console.log(
+      `   12. the 99 apps added from 1 to 100, each checked alone: ${alone.toFixed(0)} ms beyond the small app alone, summed; the monorepo grows by ${(sizes[3].subject - sizes[0].subject).toFixed(0)} ms: an app adds what its own files cost`,
+    );
   }
 
   // 13. Growth: generated apps of 500 to 8,000 files and 12, 24 and 48 copies of the corpus, each next to
