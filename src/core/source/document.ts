@@ -2,10 +2,10 @@ import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
 import {
-  deepestNode,
   jsonTree,
   LazyJsonTree,
   NO_NODE,
+  PathCursor,
   type JsonNode,
   type JsonPathTree,
 } from "./json-tree.js";
@@ -69,6 +69,14 @@ export class SourceDocument {
    * from the array's start up to the entry.
    */
   private tomlElements: Map<number, ItemSpan[] | undefined> | undefined;
+  /**
+   * Steps taken from a node of the JSON syntax tree to its child to place paths (work counted by tests):
+   * about one a finding when a file's findings share their path down to an array, not its whole depth.
+   * Shared by the documents of one text.
+   */
+  get pathSteps(): number {
+    return this.treeBox.cursor?.steps ?? 0;
+  }
   /** How many times an inline TOML array was scanned to place a path in it (work counted by tests). */
   inlineArrayScans = 0;
   private constructor(
@@ -86,6 +94,8 @@ export class SourceDocument {
      */
     private readonly treeBox: {
       tree?: JsonPathTree;
+      /** Where the last path placed in `tree` led (see `PathCursor`). */
+      cursor?: PathCursor;
       repeated?: readonly JsonPath[];
       kept?: number;
     } = {},
@@ -292,8 +302,11 @@ export class SourceDocument {
 
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const tree = this.tree!;
-    const { node, depth } = deepestNode(tree, path);
-    const exact = depth === path.length;
+    // One cursor per tree (shared by the documents of one text): a file's findings share most of their path.
+    let cursor = this.treeBox.cursor;
+    if (cursor?.tree !== tree) cursor = this.treeBox.cursor = new PathCursor(tree, cursor?.steps);
+    const node = cursor.deepest(path);
+    const exact = cursor.depthReached === path.length;
     if (exact && target === "key" && tree.isMember(node))
       return this.span(tree.keyOffset(node), tree.keyLength(node), true);
     return this.span(tree.offset(node), tree.length(node), exact);
@@ -556,7 +569,7 @@ export class SourceDocument {
       offset,
       length,
       exact,
-      range: { start: this.lines.position(offset), end: this.lines.position(offset + length) },
+      range: this.lines.range(offset, length),
     };
   }
 }

@@ -639,6 +639,60 @@ export function deepestNode(
   return { node, depth };
 }
 
+/**
+ * Follows paths in one tree from where the last path left off: a path that shares its first steps
+ * with the last one (a file's findings, one per entry of one array: `capabilities/0/permissions/i`)
+ * steps only below the steps they share, not again from the root. Each step taken is counted in
+ * `steps` (work counted by tests). The segments are copied: a caller may reuse its path array.
+ */
+export class PathCursor {
+  /** Steps taken from a node to its child (`JsonPathTree.step`) so far. */
+  steps = 0;
+  /** The last path's segments as far as they exist, and the node each reached: `nodes[0]` is the root. */
+  private readonly segments: Array<string | number> = [];
+  private readonly nodes: JsonNode[];
+  /** How many segments of the last path exist (`segments.length` may hold stale ones past it). */
+  private depth = 0;
+
+  constructor(
+    readonly tree: JsonPathTree,
+    /** Steps counted before (by the cursor of a tree this one replaced). */
+    steps = 0,
+  ) {
+    this.steps = steps;
+    this.nodes = [tree.root];
+  }
+
+  /**
+   * The deepest node on `path` (as {@link deepestNode}); `depthReached` then says how many of its steps
+   * exist. No object per call: a run places thousands of findings.
+   */
+  deepest(path: ReadonlyArray<string | number>): JsonNode {
+    const segments = this.segments;
+    const nodes = this.nodes;
+    let depth = 0;
+    const shared = Math.min(this.depth, path.length);
+    while (depth < shared && segments[depth] === path[depth]) depth++;
+    let node = nodes[depth]!;
+    for (; depth < path.length; depth++) {
+      const segment = path[depth]!;
+      this.steps++;
+      const next = this.tree.step(node, segment);
+      if (next === NO_NODE) break;
+      node = next;
+      segments[depth] = segment;
+      nodes[depth + 1] = node;
+    }
+    this.depth = depth;
+    return node;
+  }
+
+  /** How many steps of the last path given to `deepest` exist. */
+  get depthReached(): number {
+    return this.depth;
+  }
+}
+
 /** `array`'s items in a new array of the same kind with room for `capacity`. */
 function grown<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
   const copy = new (array.constructor as new (length: number) => T)(capacity);

@@ -1,4 +1,4 @@
-import type { Position } from "../location.js";
+import type { Position, Range } from "../location.js";
 
 /**
  * Maps character offsets to 1-based line/column positions (columns in UTF-16 code units). The line
@@ -27,15 +27,40 @@ export class LineIndex {
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
     this.scanTo(clamped);
+    const line = this.lineAt(clamped, 0);
+    return { line: line + 1, column: clamped - this.starts[line]! + 1 };
+  }
+
+  /**
+   * The positions of `offset` and of `offset + length` (as two `position` calls give them): the end's
+   * line is searched for only when it is not the start's, which a finding's span nearly never leaves.
+   */
+  range(offset: number, length: number): Range {
+    const size = this.text.length;
+    const from = Math.max(0, Math.min(offset, size));
+    const to = Math.max(0, Math.min(offset + length, size));
+    if (to < from) return { start: this.position(offset), end: this.position(offset + length) };
+    this.scanTo(to);
     const starts = this.starts;
-    let low = 0;
+    const line = this.lineAt(from, 0);
+    const next = starts[line + 1];
+    const endLine = next === undefined || next > to ? line : this.lineAt(to, line + 1);
+    return {
+      start: { line: line + 1, column: from - starts[line]! + 1 },
+      end: { line: endLine + 1, column: to - starts[endLine]! + 1 },
+    };
+  }
+
+  /** The 0-based line of a scanned offset, searched from line `low` (at or before it) on. */
+  private lineAt(offset: number, low: number): number {
+    const starts = this.starts;
     let high = starts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= clamped) low = mid;
+      if (starts[mid]! <= offset) low = mid;
       else high = mid - 1;
     }
-    return { line: low + 1, column: clamped - starts[low]! + 1 };
+    return low;
   }
 
   offset(position: Position): number {
