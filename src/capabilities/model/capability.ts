@@ -448,7 +448,7 @@ function toEntries(
       if (entries.length < wanted) {
         if (entries === NO_ITEMS) entries = emptyList();
         list ??= childPath(base, "permissions");
-        entries.push(new ListedEntry(sharedText(item), false, list, index));
+        entries.push(new ListedEntry(sharedText(item), false, list, index, undefined, undefined));
       } else notMade++;
     } else if (isPlainObject(item) && typeof item.identifier === "string") {
       list ??= childPath(base, "permissions");
@@ -465,10 +465,15 @@ function toEntries(
         continue;
       }
       if (entries === NO_ITEMS) entries = emptyList();
-      const entry = new ListedEntry(sharedText(item.identifier), true, list, index);
+      const entry = new ListedEntry(
+        sharedText(item.identifier),
+        true,
+        list,
+        index,
+        "allow" in item ? (Array.isArray(item.allow) ? item.allow : null) : undefined,
+        "deny" in item ? (Array.isArray(item.deny) ? item.deny : null) : undefined,
+      );
       unknown = unknownFields(item, entry, PERMISSION_ENTRY_FIELDS, "permission entry", unknown);
-      if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
-      if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);
     }
   }
@@ -500,11 +505,19 @@ class ListedEntry implements PermissionEntry {
     /** The path of the `permissions` list that holds it. */
     private readonly list: JsonPath,
     private readonly index: number,
+    allow: ScopeValue[] | null | undefined,
+    deny: ScopeValue[] | null | undefined,
   ) {
     // Assigned here, after the field's definition: a field stored once V8 takes for a constant, and
     // the first path made (after the model was built and its code optimised) threw that code away.
     // Stored twice from the first entry on, the field is known to change before anything is compiled.
     this.madePath = PATH_NOT_MADE;
+    // Own properties of every entry, undefined when not written (JSON skips them, and no code asks
+    // `in`): added only when written, they gave entries four shapes, and code optimised on one (the
+    // resolution's loop, `entryIsAt`, `listsEntryAt`, `path`) was thrown away at the next (wrong
+    // map). Set in the constructor, last, as they were added: a copy or JSON keeps its key order.
+    this.allow = allow;
+    this.deny = deny;
   }
 
   get path(): JsonPath {
