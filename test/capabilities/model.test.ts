@@ -74,6 +74,41 @@ describe("the capability model", () => {
     expect(full.schemaRef).toBe("../gen/schemas/desktop-schema.json");
   });
 
+  it("gives every permission entry the same own properties, allow and deny undefined unless written", () => {
+    // One shape for every entry: entries took `allow`/`deny` only when written (four shapes), and
+    // code optimised on one (the resolution's loop, `entryIsAt`, the path getter) was thrown away
+    // (wrong map) at the next. JSON shows the same fields as before (it skips undefined).
+    const capability = build({
+      identifier: "entries",
+      permissions: [
+        "core:default",
+        { identifier: "fs:allow-read" },
+        { identifier: "fs:allow-write", allow: [{ path: "$HOME" }] },
+        { identifier: "fs:allow-exists", deny: "no list" },
+        { identifier: "fs:allow-stat", allow: [], deny: [{ path: "$HOME/.ssh" }] },
+      ],
+    });
+    const [plain, object, allows, denies, both] = capability.permissions;
+    const keys = Object.keys(plain!);
+    for (const entry of [object, allows, denies, both]) expect(Object.keys(entry!)).toEqual(keys);
+    expect(keys.slice(-2)).toEqual(["allow", "deny"]);
+    expect([plain!.allow, plain!.deny, object!.allow, object!.deny]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect([allows!.allow, allows!.deny]).toEqual([[{ path: "$HOME" }], undefined]);
+    expect([denies!.allow, denies!.deny]).toEqual([undefined, null]);
+    expect([both!.allow, both!.deny]).toEqual([[], [{ path: "$HOME/.ssh" }]]);
+    const json = (value: unknown) => Object.keys(JSON.parse(JSON.stringify(value)) as object);
+    expect(json(plain)).not.toContain("allow");
+    expect(json(object)).not.toContain("deny");
+    expect(json(allows)).toContain("allow");
+    expect(json(allows)).not.toContain("deny");
+    expect(json(denies)).toEqual([...json(object), "deny"]);
+  });
+
   it("records the lists as written: lengths with wrongly typed items, null for a value that is no list, nothing when absent", () => {
     const capability = build({
       identifier: "c",
