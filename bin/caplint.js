@@ -25,7 +25,7 @@ const bundleDir = existsSync(path.join(built, "main.cjs"))
   ? built
   : path.join(__dirname, "..", "prebuilt", "cli-bundle");
 const main = path.join(bundleDir, "main.cjs");
-// A check of named files (pre-commit's call) runs the check bundle, which holds no other command
+// A check of named files (`caplint check a.json`, an editor's or a script's call) runs the check bundle, which holds no other command
 // (scripts/bundle.mjs); a build without it runs the main bundle.
 const checkBundle = path.join(bundleDir, "check.cjs");
 const bundle = filesCheck(argv) && existsSync(checkBundle) ? checkBundle : main;

@@ -41,7 +41,7 @@ const bundle = path.join(bundles, kind === "files" ? "check.cjs" : "main.cjs");
  */
 const mcpDump = (...parts) => path.join(ROOT, "fixtures", "mcp", ...parts);
 const WARM_UPS = {
-  // An app's check and a check of one file (pre-commit's call) take different paths.
+  // An app's check and a check of one file (`caplint check a.json`) take different paths.
   "": [
     ["check", "--app", path.join(ROOT, "examples", "demo-app"), "--format", "stylish"],
     ["check", "default.json"],

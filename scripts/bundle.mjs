@@ -409,7 +409,7 @@ const COMMAND_LISTS = [
   path.join("cli", "commands", "index.js"),
 ];
 /**
- * A check of named capability files (pre-commit's call, bin/caplint.js's `filesCheck`) runs from a bundle
+ * A check of named capability files (`caplint check a.json`; bin/caplint.js's `filesCheck`) runs from a bundle
  * of its own, dist/cli-bundle/check.cjs: the CLI without the other commands' modules (every lazily
  * imported command module but check's is a stub that refuses to load). The bundle's top level makes a
  * closure and a context slot for every module-level function and binding of every module it holds, used

@@ -82,6 +82,13 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
       /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m,
   },
   {
+    // Named files and no option: the bin runs the check bundle (dist/cli-bundle/check.cjs).
+    command: "check FILE",
+    args: ["check", "app/src-tauri/capabilities/default.json"],
+    code: 1,
+    stdout: /unknown-permission/,
+  },
+  {
     command: "check (default, in the app)",
     args: ["--format", "json"],
     code: 1,
