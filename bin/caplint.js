@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json) on purpose: the ES module loader is half of a short run's start-up on
-// Node 20. The CLI is one bundle (dist/cli-bundle/main.cjs, else prebuilt/) compiled from the V8 code cache made at
-// build time; without a usable cache V8 compiles it as usual.
+// Node 20. The CLI is one bundle (dist/cli-bundle/main.cjs, else prebuilt/; a check of named files runs
+// check.cjs, the same CLI without the other commands) compiled from the V8 code cache made at build
+// time; without a usable cache V8 compiles it as usual.
 "use strict";
 const {
   closeSync,

@@ -1,5 +1,6 @@
 // Bundles the CLI (dist/cli/main.js and everything it imports, dependencies included) into one
-// CommonJS file, dist/cli-bundle/main.cjs, for the bin. Start-up is what a linter in a pre-commit hook
+// CommonJS file, dist/cli-bundle/main.cjs, for the bin (and dist/cli-bundle/check.cjs, the same without
+// the other commands, for a check of named files: `checkOnly` below). Start-up is what a linter in a pre-commit hook
 // pays on every run: on Node 20 the ES module loader (resolving, instantiating and linking ~90 modules)
 // cost about half of it, and there is no module compile cache. One CommonJS script, compiled from a V8
 // code cache made at build time (scripts/build-code-cache.mjs), skips both. Lazily imported parts

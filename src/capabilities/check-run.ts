@@ -161,7 +161,7 @@ export interface CheckRequest extends InputOptions, SettingsOptions {
   fix?: "write" | "preview";
   /** Standard input standing for the file of this name (`check -`). */
   stdin?: { name: string; text: string };
-  /** The caller reads no finding's fix (its report does not show them): none are made (LintOptions.omitFixes). */
+  /** The caller reads no finding's fix (its report does not show them): none are made (LintOptions.omitFixes), unless the run fixes. */
   omitFixes?: boolean;
 }
 

@@ -66,7 +66,7 @@ export function packageManifest(): { name: string; version: string } {
  * sources (tests without a build), where a stale build product must not be picked up.
  */
 export function generatedFile(name: string): string | undefined {
-  // Built, this module is dist/core/package-files.js or inside dist/cli-bundle/main.cjs (or the same
-  // bundle committed in prebuilt/cli-bundle/): the generated files are in that build's generated/.
+  // Built, this module is dist/core/package-files.js or inside dist/cli-bundle/main.cjs or check.cjs
+  // (or the same bundles committed in prebuilt/cli-bundle/): the generated files are in that build's generated/.
   return HERE.endsWith(".ts") ? undefined : path.join(path.dirname(HERE), "..", "generated", name);
 }

@@ -112,10 +112,9 @@ async function runCheck(
         ? { fix: "preview" as const }
         : {}),
     ...(stdin ? { stdin } : {}),
-    // These reports show no fix and no count of them: the findings are made without one.
-    ...(REPORTS_WITHOUT_FIXES.has(options.format) && !options.fix && !options.fixDryRun
-      ? { omitFixes: true }
-      : {}),
+    // These reports show no fix and no count of them: the findings are made without one (unless the
+    // run fixes: checkAll keeps them then).
+    ...(REPORTS_WITHOUT_FIXES.has(options.format) ? { omitFixes: true } : {}),
   });
   if (io.argv.includes("--debug"))
     for (const { project } of outcome.checks) io.stderr.write(shippedTargetsDebug(project));
