@@ -223,7 +223,7 @@ function rulesAdd(app, runs) {
  * above what the target leaves the rules (`budget`), no faster pass over the entries brings the row
  * under its target.
  */
-function rulesAtNoInput(label, half, whole, sizes, budget, runs) {
+function rulesAtNoInput(label, half, whole, sizes, budget, runs, unit) {
   const atHalf = rulesAdd(half, runs);
   const atWhole = rulesAdd(whole, runs);
   const intercept = 2 * atHalf - atWhole;
@@ -231,6 +231,15 @@ function rulesAtNoInput(label, half, whole, sizes, budget, runs) {
     `   ${label} the rules at no input (from ${sizes}: ${atHalf.toFixed(1)} and ${atWhole.toFixed(1)} ms): ${intercept.toFixed(1)} ms; the target leaves them ${budget.toFixed(1)} ms`,
   );
   rows.push({ name: `${label} the rules at no input (ms)`, ratio: intercept, budget });
+  // The other half of the line: what the rules cost for each unit of input, beside what the target
+  // leaves a unit once their cost at no input is paid. When the intercept fits and this does not,
+  // it is the per-unit work that misses.
+  const perUnit = (atWhole - atHalf) / (unit.whole / 2);
+  const leftPerUnit = (budget - intercept) / unit.whole;
+  console.log(
+    `   ${label} the rules ${unit.name}: ${perUnit.toFixed(2)} ms; the target leaves ${unit.name} ${leftPerUnit.toFixed(2)} ms`,
+  );
+  rows.push({ name: `${label} the rules ${unit.name} (ms)`, ratio: perUnit, budget: leftPerUnit });
 }
 
 try {
@@ -310,6 +319,7 @@ try {
       "1,000 and 2,000 files",
       3 * throughput.reference - beforeRules.subject,
       RUNS,
+      { name: "per 1,000 files", whole: 2 },
     );
 
     // 3. Peer: ajv-cli validating the same files against the same schema; caplint schema-only and in full.
@@ -451,6 +461,7 @@ try {
       "12 and 24 copies",
       6 * real.reference - realSchemaOnly.subject,
       Math.max(3, Math.ceil(RUNS / 2)),
+      { name: "a corpus copy", whole: 24 },
     );
     const realGrowth = [2, 20].map((copies) => {
       const dir = path.join(work, `real-world-${copies}`);
