@@ -57,6 +57,11 @@ export const work = {
    */
   scopedEntriesVisited: 0,
   /**
+   * Distinct identifiers of scoped entries dead-scope judged (plugin, whether a command reads a scope,
+   * the scope schema's fields): once per identifier and run, however many entries name it.
+   */
+  scopedIdentifiersJudged: 0,
+  /**
    * Decisions of redundant-permission worded (each covered entry's group item, path down the set and
    * fix title): once per distinct decision, however many capabilities are decided alike.
    */

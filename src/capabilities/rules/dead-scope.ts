@@ -120,22 +120,29 @@ export default defineRule({
       '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and a remote page borrows none from the grants for the app\'s own pages',
   },
   async check(context) {
-    const fieldsByKey = new Map<string, ScopeFields>();
-    const fieldsOf = (key: string) => {
-      if (!fieldsByKey.has(key))
-        fieldsByKey.set(key, scopeFields(context.catalog.get(key)?.global_scope_schema));
-      return fieldsByKey.get(key);
+    // What an entry's identifier decides (its plugin, whether a command it grants reads a scope, the
+    // fields the scope schema reads): judged once per distinct identifier and run, from the catalog
+    // alone, however many entries (an app's copies of a capability) name it.
+    const byIdentifier = new Map<string, IdentifierVerdict | null>();
+    const schemas = new Map<string, SchemaFacts>();
+    const schemaOf = (key: string, schema: unknown): SchemaFacts => {
+      let facts = schemas.get(key);
+      if (facts === undefined) {
+        facts = {
+          readsIntegers: isPlainObject(schema) && JSON.stringify(schema).includes('"integer"'),
+          fields: scopeFields(schema),
+        };
+        schemas.set(key, facts);
+      }
+      return facts;
     };
-    // Whether a plugin's scope schema asks for an integer anywhere: only then can a number be misread.
-    const integersByKey = new Map<string, boolean>();
-    const readsIntegers = (key: string, schema: unknown) => {
-      let integers = integersByKey.get(key);
-      if (integers === undefined)
-        integersByKey.set(
-          key,
-          (integers = isPlainObject(schema) && JSON.stringify(schema).includes('"integer"')),
-        );
-      return integers;
+    const verdictOf = (identifier: string): IdentifierVerdict | null => {
+      let verdict = byIdentifier.get(identifier);
+      if (verdict === undefined) {
+        work.scopedIdentifiersJudged++;
+        byIdentifier.set(identifier, (verdict = judgeIdentifier(context, identifier, schemaOf)));
+      }
+      return verdict;
     };
     const entries = context.entries();
     // Most entries have no scope lists: only those that have one are walked (a shared index).
@@ -147,19 +154,11 @@ export default defineRule({
         (list) => Array.isArray(entry[list]) && entry[list].length > 0,
       );
       if (lists.length === 0) continue;
-      const key = Catalog.keyOf(entry.identifier)?.key;
-      if (key === undefined || key === APP_KEY || !context.catalog.has(key)) continue;
-      const manifest = context.catalog.get(key)!;
-      const official =
-        key === "core" ||
-        key.startsWith("core:") ||
-        context.catalog.provenanceOf(key)?.origin === "builtin";
-      const reader = scopeReader(context, entry.identifier);
-      if (reader === "none" && (official || manifest.global_scope_schema)) {
-        const why =
-          manifest.global_scope_schema === null || manifest.global_scope_schema === undefined
-            ? `the ${key} plugin reads no scope`
-            : `${describeCommands(context, entry.identifier)} ${key} takes no scope`;
+      const verdict = verdictOf(entry.identifier);
+      if (verdict === null) continue;
+      const { key, manifest } = verdict;
+      if (verdict.unread !== undefined) {
+        const { why, hint } = verdict.unread;
         for (const list of lists) {
           context.report({
             at: capability.source,
@@ -167,17 +166,14 @@ export default defineRule({
             target: "key",
             messageId: "unreadScope",
             data: { list, identifier: entry.identifier, why },
-            hint:
-              key === "shell" && entry.identifier === "shell:allow-open"
-                ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json'
-                : "remove it, or put the scope on a permission whose command reads it",
+            hint,
           });
         }
         continue;
       }
-      if (readsIntegers(key, manifest.global_scope_schema))
+      if (verdict.readsIntegers)
         reportNumbers(context, capability, entry, lists, manifest.global_scope_schema);
-      const fields = fieldsOf(key);
+      const fields = verdict.fields;
       if (!fields) continue;
       for (const list of lists) {
         // One finding per field and list, at its first use: a field copied into every entry is one mistake.
@@ -257,6 +253,54 @@ export default defineRule({
     for (const required of SCOPE_REQUIRED) await reportUnscopedGrants(context, required);
   },
 });
+
+/** What a plugin's scope schema tells dead-scope: worked out once per plugin and run. */
+interface SchemaFacts {
+  /** Whether the schema asks for an integer anywhere: only then can a number be misread. */
+  readsIntegers: boolean;
+  /** The fields the plugin's scope entries read, and their types (undefined: any field may be read). */
+  fields: ScopeFields;
+}
+
+/** What dead-scope decides of an entry's identifier alone: the same for every entry that names it. */
+interface IdentifierVerdict extends SchemaFacts {
+  /** The plugin (catalog key) and its manifest. */
+  key: string;
+  manifest: NonNullable<ReturnType<Catalog["get"]>>;
+  /** Set when no command the identifier grants reads a scope: every list on the entry is unread. */
+  unread?: { why: string; hint: string };
+}
+
+/**
+ * An identifier's verdict from the catalog (null: no plugin of the catalog, or the app's own, whose
+ * scopes are not judged). Scope schemas are read once per plugin and run (`schemaOf`).
+ */
+function judgeIdentifier(
+  context: RuleContext,
+  identifier: string,
+  schemaOf: (key: string, schema: unknown) => SchemaFacts,
+): IdentifierVerdict | null {
+  const key = Catalog.keyOf(identifier)?.key;
+  if (key === undefined || key === APP_KEY || !context.catalog.has(key)) return null;
+  const manifest = context.catalog.get(key)!;
+  const official =
+    key === "core" ||
+    key.startsWith("core:") ||
+    context.catalog.provenanceOf(key)?.origin === "builtin";
+  const reader = scopeReader(context, identifier);
+  if (reader === "none" && (official || manifest.global_scope_schema)) {
+    const why =
+      manifest.global_scope_schema === null || manifest.global_scope_schema === undefined
+        ? `the ${key} plugin reads no scope`
+        : `${describeCommands(context, identifier)} ${key} takes no scope`;
+    const hint =
+      key === "shell" && identifier === "shell:allow-open"
+        ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json'
+        : "remove it, or put the scope on a permission whose command reads it";
+    return { key, manifest, unread: { why, hint }, readsIntegers: false, fields: undefined };
+  }
+  return { key, manifest, ...schemaOf(key, manifest.global_scope_schema) };
+}
 
 /**
  * Numbers where the scope schema wants an integer, read as written in the file: plugins deserialize
