@@ -211,8 +211,11 @@ export interface DangerousGrant {
   capabilityIndex: number;
   /** The grant a finding names: the first one the danger reaches. */
   grant: GrantedLeaf;
-  /** Every effective grant of the danger's commands in this capability that the danger reaches. */
-  grants: readonly GrantedLeaf[];
+  /**
+   * Every effective grant of the danger's commands in this capability that the danger reaches: a copy
+   * of a judged capability (`dangerContentKey`) makes its own on first call, not with its finding.
+   */
+  grants(): readonly GrantedLeaf[];
   /** Their commands, distinct, in grant order. */
   commands: readonly string[];
   /** The entry that brings the broad scope when it is not the grant itself (`fs:scope` beside `fs:default`). */
@@ -313,12 +316,9 @@ export async function dangerousGrantsOnEveryPlatform(
     let exposure: Exposure | undefined | null = null;
     for (let v = 0; v < verdicts.length; v++) {
       const verdict = verdicts[v]!;
-      let reached = verdict.grants;
-      if (copy) {
-        const own: GrantedLeaf[] = [];
-        for (let s = 0; s < verdict.sites.length; s++) own.push(grantAt(verdict.sites[s]!));
-        reached = own;
-      }
+      // A copy's finding names its own grants: the first, and any its wording compares, are made
+      // now; the others (only `broadValues` reads them, once per judgement) when asked.
+      const reached = copy ? copyGrants(verdict.sites, grantAt) : judgedGrants(verdict.grants);
       const local = resolution.indexIn(verdict.set, capabilityIndex);
       const found = wordJudgement(verdict.judgement, capability, local, reached);
       if (!found) continue;
@@ -328,6 +328,32 @@ export async function dangerousGrantsOnEveryPlatform(
     }
   }
   return out;
+}
+
+/** A capability's grants at a verdict's sites: one by index, or all of them in order. */
+interface ReachedGrants {
+  at(index: number): GrantedLeaf;
+  all(): readonly GrantedLeaf[];
+}
+
+/** The judged capability's grants, made in the walk of its sites. */
+function judgedGrants(grants: readonly GrantedLeaf[]): ReachedGrants {
+  return { at: (index) => grants[index]!, all: () => grants };
+}
+
+/** A copy's grants at the sites of the verdict it shares, each made on first read (`grantAt` keeps them). */
+function copyGrants(sites: readonly Site[], grantAt: (site: Site) => GrantedLeaf): ReachedGrants {
+  let all: GrantedLeaf[] | undefined;
+  return {
+    at: (index) => grantAt(sites[index]!),
+    all: () => {
+      if (all === undefined) {
+        all = [];
+        for (let s = 0; s < sites.length; s++) all.push(grantAt(sites[s]!));
+      }
+      return all;
+    },
+  };
 }
 
 /** Where a grant of a dangerous command is, relative to its capability: the same in each copy of it. */
@@ -832,7 +858,7 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools): Dangerous
       const judgement = judgeGrants(model, danger, effective, platforms);
       if (!judgement) continue;
       const reached = judgement.reached.map((index) => effective[index]!);
-      const found = wordJudgement(judgement, capability, capabilityIndex, reached);
+      const found = wordJudgement(judgement, capability, capabilityIndex, judgedGrants(reached));
       if (!found) continue;
       if (exposure === null) exposure = exposureOf(capability, tools);
       if (exposure) found.exposure = exposure;
@@ -943,9 +969,9 @@ function wordJudgement(
   judgement: Judgement,
   capability: Capability,
   capabilityIndex: number,
-  reached: readonly GrantedLeaf[],
+  reached: ReachedGrants,
 ): DangerousGrant | undefined {
-  const first = reached[0]!;
+  const first = reached.at(0);
   // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
   if (!listsEntryAt(capability, first.provenance.path)) return undefined;
   /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
@@ -953,7 +979,7 @@ function wordJudgement(
   for (let i = 0; i < judgement.lent.length && !scopeEntry; i++) {
     const { at, entries } = judgement.lent[i]!;
     const lending = entries.get(capability.identifier);
-    if (lending && !samePath(lending.path, reached[at]!.provenance.path)) scopeEntry = lending;
+    if (lending && !samePath(lending.path, reached.at(at).provenance.path)) scopeEntry = lending;
   }
   let reach = judgement.matches;
   if (judgement.danger.broad) {
@@ -966,7 +992,7 @@ function wordJudgement(
     capability,
     capabilityIndex,
     grant: first,
-    grants: reached,
+    grants: reached.all,
     commands: judgement.commands,
     at: entryPath(capability, (scopeEntry ?? first.provenance).path),
     reach,
@@ -1365,7 +1391,7 @@ function broadValuesOf(model: ResolvedModel, found: DangerousGrant): readonly un
   // They come one after another (a leaf's commands, then its contexts): the set is made for a second scope.
   let last: ScopeLists | undefined;
   let read: Set<ScopeLists> | undefined;
-  for (const { scope } of found.grants) {
+  for (const { scope } of found.grants()) {
     if (!scope || scope === last) continue;
     if (last !== undefined) {
       read ??= new Set([last]);
