@@ -410,9 +410,11 @@ function dangerContentKey(
   const entries = capability.permissions;
   for (let g = first; g < end; g++) {
     const expansion = resolution.grantExpansion(g);
-    if (!dangerSitesOf(expansion)) continue;
+    // One lookup per entry: an expansion's number, or -1 when it allows no dangerous command.
     let id = expansionIds.get(expansion);
-    if (id === undefined) expansionIds.set(expansion, (id = expansionIds.size));
+    if (id === undefined)
+      expansionIds.set(expansion, (id = dangerSitesOf(expansion) ? expansionIds.size : -1));
+    if (id < 0) continue;
     const entry = entries[g - first]!;
     const lists =
       Array.isArray(entry.allow) || Array.isArray(entry.deny)
