@@ -56,6 +56,28 @@ testRule(duplicatePermission, {
         '{ "identifier": "main", "windows": ["main"], "permissions": ["[\\"fs:allow-read-file\\",[{\\"path\\":\\"$HOME/*\\"}],null]", { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }] }',
     },
     {
+      // A scoped entry's key is made when an earlier entry of the capability has its spelling and a
+      // scope: the first such entry's key is made then, with its own index.
+      name: "scoped entries of one identifier: a repeat of the first after a different scope",
+      code: '{ "identifier": "main", "windows": ["main"], "permissions": [{ "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }, "fs:allow-read-file", { "identifier": "fs:allow-read-file", "allow": [{ "path": "$APPDATA/*" }] }, { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }, { "identifier": "fs:allow-read-file", "allow": [{ "path": "$APPDATA/*" }] }] }',
+      errors: [
+        {
+          messageId: "duplicate",
+          message: 'permission "fs:allow-read-file" is already listed at entry 0',
+          line: 1,
+          column: 235,
+        },
+        {
+          messageId: "duplicate",
+          message: 'permission "fs:allow-read-file" is already listed at entry 2',
+          line: 1,
+          column: 309,
+        },
+      ],
+      output:
+        '{ "identifier": "main", "windows": ["main"], "permissions": [{ "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }, "fs:allow-read-file", { "identifier": "fs:allow-read-file", "allow": [{ "path": "$APPDATA/*" }] }, { "identifier": "fs:allow-read-file", "allow": [{ "path": "$APPDATA/*" }] }] }',
+    },
+    {
       name: "in TOML",
       filename: "main.toml",
       code: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n',
