@@ -689,7 +689,9 @@ async function readCapabilityFile(
   const read =
     override !== undefined
       ? { ok: true as const, text: override }
-      : readTextFile(absolute, maxBytes);
+      : // Every path read here was found a regular file: by a walk of its folder, or by `pathKind`
+        // when named on the command line.
+        readTextFile(absolute, maxBytes, "regular file");
   if (!read.ok) {
     problem(absolute, read.message);
     return undefined;

@@ -1,6 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isAscii, isUtf8 } from "node:buffer";
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import {
+  closeSync,
+  constants as fsConstants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+} from "node:fs";
 import path from "node:path";
 import { memoPerLoad, noteRead } from "./read-log.js";
 
@@ -17,11 +28,29 @@ export type ReadResult =
  * asynchronous reads (stat, open, read, close) cost more than the reads (3x in the benchmark).
  * The stat comes first so that a FIFO is never opened (which would block).
  */
-export function readTextFile(file: string, maxBytes: number): ReadResult {
+export function readTextFile(
+  file: string,
+  maxBytes: number,
+  /**
+   * `"regular file"`: a walk (its folder entry's type, or the stat of a link it follows) or
+   * {@link pathKind} found the path a regular file, so the stat before the read can be left out for a
+   * small file; see {@link smallRegularFileText}.
+   */
+  known?: "regular file",
+): ReadResult {
   noteRead("files", file);
   const editorTexts = openBuffers.getStore();
   const open = editorTexts?.get(file);
   if (open !== undefined) return { ok: true, text: open };
+  if (known === "regular file") {
+    const target = fsPath(file);
+    const small = smallRegularFileText(target, maxBytes);
+    if (small !== undefined) {
+      // Its identity is asked of the disk only if a report is to be written (`wasReadThisRun`).
+      if (editorTexts === undefined) readUnidentified.push(target);
+      return small;
+    }
+  }
   try {
     const target = fsPath(file);
     const info = statSync(target);
@@ -68,13 +97,59 @@ function smallFileText(target: string | Buffer): ReadResult {
 
 function largeFileText(target: string | Buffer): ReadResult {
   readWork.largeReads++;
-  const bytes = readFileSync(target);
-  // ASCII bytes are their own characters, as Latin-1 decodes them; anything else is decoded as
-  // the small files are (a U+FFFD from the lossy decoder is decided exactly).
+  return bytesText(readFileSync(target));
+}
+
+/**
+ * A file's bytes as text: ASCII bytes are their own characters, as Latin-1 decodes them; anything
+ * else is decoded as the small files are (a U+FFFD from the lossy decoder is decided exactly).
+ */
+function bytesText(bytes: Buffer): ReadResult {
   if (isAscii(bytes)) return { ok: true, text: bytes.toString("latin1") };
   const text = bytes.toString("utf8");
   return text.includes("\ufffd") ? { ok: true, ...decodeUtf8(bytes) } : { ok: true, text };
 }
+
+/**
+ * The text of a file already known to be a regular file (a walk's or {@link pathKind}'s answer) when
+ * it is smaller than {@link SMALL_READ_BYTES} and within the limit, else undefined (the caller then
+ * reads it as any file: stat first, each refusal worded). Open, read, a read that finds the end,
+ * close: the system calls of `readFileSync` (bench row 5's floor), where a stat before them made five
+ * for each of its 2,760 files. What the stat decided is decided without it: the type by the walk (as
+ * racy as the stat was: both ask before the open), the size by the read, which takes at most the
+ * limit and one byte, so a file over the limit is never read whole; the open does not block (a FIFO
+ * put in the file's place since: the read fails or finds nothing, and the stat words it).
+ */
+function smallRegularFileText(target: string | Buffer, maxBytes: number): ReadResult | undefined {
+  let fd: number;
+  try {
+    fd = openSync(target, OPEN_NOT_BLOCKING);
+  } catch {
+    return undefined;
+  }
+  try {
+    const wanted = Math.min(SMALL_READ_BYTES, maxBytes + 1);
+    const length = readSync(fd, smallRead, 0, wanted, null);
+    // Nothing (an empty file, or no regular file any more), as much as was asked (a larger file, or
+    // one over the limit), or more past what seemed the end: read as any file.
+    if (length === 0 || length === wanted || readSync(fd, smallRead, length, 1, null) !== 0)
+      return undefined;
+    readWork.smallRegularReads++;
+    return bytesText(smallRead.subarray(0, length));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Files below this size (nearly every capability and permission file) are read by {@link smallRegularFileText}. */
+export const SMALL_READ_BYTES = 64 * 1024;
+
+/** The buffer every small read goes into: its text is copied out before the next read. */
+const smallRead = Buffer.allocUnsafe(SMALL_READ_BYTES);
+
+const OPEN_NOT_BLOCKING = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK;
 
 /** The options of a read as text, made once: a string option is copied into a new object per call. */
 const UTF8_READ = { encoding: "utf8", flag: "r" } as const;
@@ -102,27 +177,45 @@ export function withOpenBuffers<T>(
  */
 const filesRead = new Set<string>();
 
+/**
+ * Files read without a stat ({@link smallRegularFileText}): their identities are asked of the disk
+ * when {@link wasReadThisRun} is first asked, which only a run writing a report does, and not for each
+ * of a large app's files in every run (2,760 stats in bench row 5). The identity is the file at that
+ * path when the report is written, which is the one read unless something replaced it meanwhile.
+ */
+const readUnidentified: Array<string | Buffer> = [];
+
 function fileIdentity(info: { dev: number; ino: number }): string {
   return `${info.dev}:${info.ino}`;
 }
 
 export function wasReadThisRun(info: { dev: number; ino: number }): boolean {
+  for (const target of readUnidentified.splice(0)) {
+    try {
+      const read = statSync(target, { throwIfNoEntry: false });
+      if (read !== undefined) filesRead.add(fileIdentity(read));
+    } catch {
+      // Gone or unreachable since its read: no file of it to replace.
+    }
+  }
   return filesRead.has(fileIdentity(info));
 }
 
 /** A new run (one `main` call) starts with nothing read. */
 export function forgetFilesRead(): void {
   filesRead.clear();
+  readUnidentified.length = 0;
 }
 
 /**
  * Work counters for tests (never timed): texts decoded by the exact decoder below, large files read,
- * paths asked of the disk by {@link pathKind}, real paths asked of it by {@link realPath}, repositories
+ * small files known to be regular files read without a stat ({@link smallRegularFileText}), paths asked of the disk by {@link pathKind}, real paths asked of it by {@link realPath}, repositories
  * searched for by {@link repositoryRoot}, folders listed as bytes (names a text listing cannot sort).
  */
 export const readWork = {
   exactDecodes: 0,
   largeReads: 0,
+  smallRegularReads: 0,
   stats: 0,
   realPaths: 0,
   repositorySearches: 0,

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LARGE_FILE_BYTES, readTextFile, readWork, walk } from "../../../src/core/source/read.js";
+import {
+  forgetFilesRead,
+  LARGE_FILE_BYTES,
+  readTextFile,
+  readWork,
+  SMALL_READ_BYTES,
+  walk,
+  wasReadThisRun,
+} from "../../../src/core/source/read.js";
 
 const temp = () => mkdtempSync(path.join(os.tmpdir(), "caplint-read-"));
 
@@ -98,6 +107,68 @@ describe("readTextFile", () => {
       ok: false,
       message: "cannot read file: no such file or directory",
     });
+  });
+});
+
+describe("readTextFile of a file known to be a regular file", () => {
+  it("reads a small file without a stat, as any read would, and its identity is still known", () => {
+    const dir = temp();
+    const files: Record<string, string | Buffer> = {
+      ascii: '{"identifier": "main"}',
+      accents: '{"description": "déjà vu, 日本語, 🦀"}',
+      bom: "\ufeff{}",
+      real: "a \ufffd b",
+      invalid: Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0xc3, 0x28]),
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+    forgetFilesRead();
+    const reads = readWork.smallRegularReads;
+    for (const name of Object.keys(files)) {
+      const file = path.join(dir, name);
+      expect(readTextFile(file, 1024, "regular file")).toEqual(readTextFile(file, 1024));
+    }
+    expect(readWork.smallRegularReads - reads).toBe(5);
+    // Each file read either way is one `--output` refuses to replace.
+    forgetFilesRead();
+    readTextFile(path.join(dir, "ascii"), 1024, "regular file");
+    expect(wasReadThisRun(statSync(path.join(dir, "ascii")))).toBe(true);
+    expect(wasReadThisRun(statSync(path.join(dir, "accents")))).toBe(false);
+    forgetFilesRead();
+    expect(wasReadThisRun(statSync(path.join(dir, "ascii")))).toBe(false);
+  });
+
+  it("reads any other as any file: empty, over the limit, at the small size, a folder, a FIFO, missing", () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, "empty.json"), "");
+    writeFileSync(path.join(dir, "big.json"), "x".repeat(2048));
+    writeFileSync(path.join(dir, "limit.json"), "x".repeat(1024));
+    writeFileSync(path.join(dir, "large.json"), "y".repeat(SMALL_READ_BYTES));
+    mkdirSync(path.join(dir, "folder.json"));
+    execFileSync("mkfifo", [path.join(dir, "pipe.json")]);
+    const reads = readWork.smallRegularReads;
+    const read = (name: string, limit = 1024) =>
+      readTextFile(path.join(dir, name), limit, "regular file");
+    expect(read("empty.json")).toEqual({ ok: true, text: "" });
+    expect(read("big.json")).toEqual({
+      ok: false,
+      message: "file is 2.0 KB, over the 1.0 KB limit (raise it with --max-file-size)",
+    });
+    expect(read("limit.json")).toEqual({ ok: true, text: "x".repeat(1024) });
+    expect(read("large.json", 2 * SMALL_READ_BYTES)).toEqual({
+      ok: true,
+      text: "y".repeat(SMALL_READ_BYTES),
+    });
+    expect(read("folder.json")).toEqual({ ok: false, message: "is a directory, not a file" });
+    expect(read("pipe.json")).toEqual({
+      ok: false,
+      message: "is not a regular file (FIFO, socket or device); skipped",
+    });
+    expect(read("missing.json")).toEqual({
+      ok: false,
+      message: "cannot read file: no such file or directory",
+    });
+    // Only the file of exactly the limit was small enough to be read without its stat.
+    expect(readWork.smallRegularReads - reads).toBe(1);
   });
 });
 
