@@ -99,6 +99,11 @@ export const work = {
   ruleSteps: 0,
   /** Capability and permission files the loader parsed. */
   filesParsed: 0,
+  /**
+   * Capability and permission files read each behind an `await` of its own (a permission folder's
+   * files); an app's capability files are read in one synchronous loop, none of them here.
+   */
+  filesReadAfterAwait: 0,
   /** Folders the scan for windows created in code read (the app's Rust and frontend sources). */
   sourceFoldersRead: 0,
   // Work the loader shares between apps with the same inputs: it grows with the distinct committed
