@@ -26,7 +26,8 @@ export type ReadResult =
  * Reads a text file with a size limit; never throws for file problems. Synchronous on purpose:
  * capability files are small and local, and for thousands of them the thread-pool round trips of
  * asynchronous reads (stat, open, read, close) cost more than the reads (3x in the benchmark).
- * The stat comes first so that a FIFO is never opened (which would block).
+ * The stat comes first so that a FIFO is never opened (which would block), unless the caller knows
+ * the path a regular file (`known`).
  */
 export function readTextFile(
   file: string,
@@ -47,7 +48,7 @@ export function readTextFile(
     const small = smallRegularFileText(target, maxBytes);
     if (small !== undefined) {
       // Its identity is asked of the disk only if a report is to be written (`wasReadThisRun`).
-      if (editorTexts === undefined) readUnidentified.push(target);
+      if (editorTexts === undefined) readUnidentified.add(target);
       return small;
     }
   }
@@ -182,15 +183,17 @@ const filesRead = new Set<string>();
  * when {@link wasReadThisRun} is first asked, which only a run writing a report does, and not for each
  * of a large app's files in every run (2,760 stats in bench row 5). The identity is the file at that
  * path when the report is written, which is the one read unless something replaced it meanwhile.
+ * A set, as `filesRead` is: a `--watch` run loads the same files again at every change.
  */
-const readUnidentified: Array<string | Buffer> = [];
+const readUnidentified = new Set<string | Buffer>();
 
 function fileIdentity(info: { dev: number; ino: number }): string {
   return `${info.dev}:${info.ino}`;
 }
 
 export function wasReadThisRun(info: { dev: number; ino: number }): boolean {
-  for (const target of readUnidentified.splice(0)) {
+  for (const target of readUnidentified) {
+    readWork.identitiesAsked++;
     try {
       const read = statSync(target, { throwIfNoEntry: false });
       if (read !== undefined) filesRead.add(fileIdentity(read));
@@ -198,24 +201,27 @@ export function wasReadThisRun(info: { dev: number; ino: number }): boolean {
       // Gone or unreachable since its read: no file of it to replace.
     }
   }
+  readUnidentified.clear();
   return filesRead.has(fileIdentity(info));
 }
 
 /** A new run (one `main` call) starts with nothing read. */
 export function forgetFilesRead(): void {
   filesRead.clear();
-  readUnidentified.length = 0;
+  readUnidentified.clear();
 }
 
 /**
  * Work counters for tests (never timed): texts decoded by the exact decoder below, large files read,
- * small files known to be regular files read without a stat ({@link smallRegularFileText}), paths asked of the disk by {@link pathKind}, real paths asked of it by {@link realPath}, repositories
+ * small files known to be regular files read without a stat ({@link smallRegularFileText}) and the
+ * identities of those asked later ({@link wasReadThisRun}), paths asked of the disk by {@link pathKind}, real paths asked of it by {@link realPath}, repositories
  * searched for by {@link repositoryRoot}, folders listed as bytes (names a text listing cannot sort).
  */
 export const readWork = {
   exactDecodes: 0,
   largeReads: 0,
   smallRegularReads: 0,
+  identitiesAsked: 0,
   stats: 0,
   realPaths: 0,
   repositorySearches: 0,

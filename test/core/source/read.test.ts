@@ -135,6 +135,14 @@ describe("readTextFile of a file known to be a regular file", () => {
     expect(wasReadThisRun(statSync(path.join(dir, "accents")))).toBe(false);
     forgetFilesRead();
     expect(wasReadThisRun(statSync(path.join(dir, "ascii")))).toBe(false);
+    // A file read again (`--watch` reloads at every change) is asked for once, and only once asked.
+    const asked = readWork.identitiesAsked;
+    for (let reload = 0; reload < 3; reload++)
+      readTextFile(path.join(dir, "bom"), 1024, "regular file");
+    expect(readWork.identitiesAsked - asked).toBe(0);
+    expect(wasReadThisRun(statSync(path.join(dir, "bom")))).toBe(true);
+    expect(wasReadThisRun(statSync(path.join(dir, "bom")))).toBe(true);
+    expect(readWork.identitiesAsked - asked).toBe(1);
   });
 
   it("reads any other as any file: empty, over the limit, at the small size, a folder, a FIFO, missing", () => {
