@@ -44,11 +44,10 @@ export function readTextFile(
   const open = editorTexts?.get(file);
   if (open !== undefined) return { ok: true, text: open };
   if (known === "regular file") {
-    const target = fsPath(file);
-    const small = smallRegularFileText(target, maxBytes);
+    const small = smallRegularFileText(fsPath(file), maxBytes);
     if (small !== undefined) {
       // Its identity is asked of the disk only if a report is to be written (`wasReadThisRun`).
-      if (editorTexts === undefined) readUnidentified.add(target);
+      if (editorTexts === undefined) logReadByName(file);
       return small;
     }
   }
@@ -171,44 +170,50 @@ export function withOpenBuffers<T>(
 }
 
 /**
- * Every file read since the run began, by device and inode (so any name or hard link of it matches):
+ * Every file read since the run began, by device and inode (so any name or hard link of it matches;
+ * a file read without a stat by its name until then, see {@link logReadByName}):
  * `--output` must never replace a file the run read, whichever loader read it (a Cargo.lock, a plugin's
  * permission file, build.rs). Per run: `main` empties it first, and the language server's checks
  * (inside {@link withOpenBuffers}) add nothing to it.
  */
 const filesRead = new Set<string>();
 
-/**
- * Files read without a stat ({@link smallRegularFileText}): their identities are asked of the disk
- * when {@link wasReadThisRun} is first asked, which only a run writing a report does, and not for each
- * of a large app's files in every run (2,760 stats in bench row 5). The identity is the file at that
- * path when the report is written, which is the one read unless something replaced it meanwhile.
- * A set, as `filesRead` is: a `--watch` run loads the same files again at every change.
- */
-const readUnidentified = new Set<string | Buffer>();
-
 function fileIdentity(info: { dev: number; ino: number }): string {
   return `${info.dev}:${info.ino}`;
 }
 
+/**
+ * A file read without a stat ({@link smallRegularFileText}) is logged by its name (an identity is
+ * digits and a colon, so no name is taken for one), and its identity asked of the disk when
+ * {@link wasReadThisRun} is first asked, which only a run writing a report does: not for each of a
+ * large app's files in every run (2,760 stats in bench row 5). The identity is then the file at that
+ * path, the one read unless something replaced it meanwhile. A name read again (`--watch` reloads the
+ * same files at every change) is logged once.
+ */
+function logReadByName(file: string): void {
+  filesRead.add(NAME_MARK + file);
+}
+
+const NAME_MARK = "name ";
+
 export function wasReadThisRun(info: { dev: number; ino: number }): boolean {
-  for (const target of readUnidentified) {
+  for (const entry of filesRead) {
+    if (!entry.startsWith(NAME_MARK)) continue;
+    filesRead.delete(entry);
     readWork.identitiesAsked++;
     try {
-      const read = statSync(target, { throwIfNoEntry: false });
+      const read = statSync(fsPath(entry.slice(NAME_MARK.length)), { throwIfNoEntry: false });
       if (read !== undefined) filesRead.add(fileIdentity(read));
     } catch {
       // Gone or unreachable since its read: no file of it to replace.
     }
   }
-  readUnidentified.clear();
   return filesRead.has(fileIdentity(info));
 }
 
 /** A new run (one `main` call) starts with nothing read. */
 export function forgetFilesRead(): void {
   filesRead.clear();
-  readUnidentified.clear();
 }
 
 /**
