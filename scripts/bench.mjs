@@ -237,7 +237,7 @@ function rulesAtNoInput(label, half, whole, sizes, budget, runs, unit) {
   const perUnit = (atWhole - atHalf) / (unit.whole / 2);
   const leftPerUnit = (budget - intercept) / unit.whole;
   console.log(
-    `   ${label} the rules ${unit.name}: ${perUnit.toFixed(2)} ms; the target leaves ${unit.name} ${leftPerUnit.toFixed(2)} ms`,
+    `   ${label} the rules ${unit.name}: ${perUnit.toFixed(2)} ms; ${leftPerUnit > 0 ? `the target leaves ${unit.name} ${leftPerUnit.toFixed(2)} ms` : "the target leaves nothing for it once their cost at no input is paid"}`,
   );
   rows.push({ name: `${label} the rules ${unit.name} (ms)`, ratio: perUnit, budget: leftPerUnit });
 }
