@@ -163,6 +163,8 @@ export interface CheckRequest extends InputOptions, SettingsOptions {
   stdin?: { name: string; text: string };
   /** The caller reads no finding's fix (its report does not show them): none are made (LintOptions.omitFixes), unless the run fixes. */
   omitFixes?: boolean;
+  /** The caller reads no finding's data or group: the findings are made without them (LintOptions.omitFindingData), unless the run fixes. */
+  omitFindingData?: boolean;
 }
 
 /** One app (or set of loose files) checked. */
@@ -356,6 +358,9 @@ async function checkAll(
     ...lintSettings(settings, CAPABILITY_RULES),
     ...(request.platforms?.length ? { platforms: request.platforms } : {}),
     ...(request.omitFixes === true && request.fix === undefined ? { omitFixes: true } : {}),
+    ...(request.omitFindingData === true && request.fix === undefined
+      ? { omitFindingData: true }
+      : {}),
   };
   // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
   // findings of every run form one report.

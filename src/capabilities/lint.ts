@@ -60,6 +60,12 @@ export interface LintOptions {
    * made without one (each fix is a second walk of the file's syntax tree and an edit object).
    */
   omitFixes?: boolean;
+  /**
+   * True when the caller reads no finding's `data` or `group` (a compact, GitHub or SARIF report):
+   * the findings are made without them (they live until the report, and the collector copied
+   * and promoted what each held).
+   */
+  omitFindingData?: boolean;
 }
 
 /** What the linter runs: the rules, and the pipeline steps whose findings it reports itself. */
@@ -118,6 +124,7 @@ export async function lintWithRules(
   const runOptions = {
     settings: options,
     suppressions,
+    omitData: options.omitFindingData === true,
     words: (rule: Pick<Rule, "id" | "messages">, report: LocatedReport) =>
       memo ? wordOnce(memo, report, () => wordsOf(rule, report)) : wordsOf(rule, report),
   };
@@ -296,6 +303,7 @@ export async function lintWithRules(
     { project, memo, replay, platforms: shared.platforms },
   );
   const diagnostics = run.finish();
+  if (options.omitFindingData === true) work.findingsWithoutData += diagnostics.length;
 
   const focus = options.focus;
   const inFocus = (file: string) =>

@@ -128,6 +128,8 @@ export const work = {
   globalScopeGrantsWalked: 0,
   /** Safe fixes built for findings (none when the caller reads no fix: a compact report). */
   fixesMade: 0,
+  /** Findings made without their data and group (the caller reads neither: a compact, GitHub or SARIF report). */
+  findingsWithoutData: 0,
 };
 
 export type WorkCounter = keyof typeof work;

@@ -112,9 +112,11 @@ async function runCheck(
         ? { fix: "preview" as const }
         : {}),
     ...(stdin ? { stdin } : {}),
-    // These reports show no fix and no count of them: the findings are made without one (unless the
-    // run fixes: checkAll keeps them then).
-    ...(REPORTS_WITHOUT_FIXES.has(options.format) ? { omitFixes: true } : {}),
+    // These reports show no fix and no count of them, and no finding's data or group (stylish groups):
+    // the findings are made without them (unless the run fixes: checkAll keeps them then).
+    ...(REPORTS_WITHOUT_FIXES.has(options.format)
+      ? { omitFixes: true, omitFindingData: true }
+      : {}),
   });
   if (io.argv.includes("--debug"))
     for (const { project } of outcome.checks) io.stderr.write(shippedTargetsDebug(project));
@@ -143,7 +145,7 @@ async function runCheck(
   );
 }
 
-/** The formats whose report reads no finding's fix (json says `fixable`, stylish counts them). */
+/** The formats whose report reads no finding's fix (json says `fixable`, stylish counts them), data or group (stylish groups). */
 const REPORTS_WITHOUT_FIXES: ReadonlySet<string> = new Set(["compact", "github", "sarif"]);
 
 /** `--debug`: the targets the app ships and the evidence that decided each (plugin-not-in-build judges those). */

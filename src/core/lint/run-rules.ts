@@ -99,24 +99,44 @@ function diagnosticAt(
   span: Span,
   text: { message?: string; hint?: string | undefined } = {},
   fix?: Fix,
+  withData = true,
 ): Diagnostic {
-  const diagnostic: Diagnostic = {
-    ruleId: rule.id,
-    messageId: finding.messageId,
-    severity,
-    message: text.message ?? formatMessage(rule, finding.messageId, finding.data),
-    file,
-    absolutePath,
-    path: finding.path,
-    range: span.range,
-    offset: span.offset,
-    length: span.length,
-  };
+  const message = text.message ?? formatMessage(rule, finding.messageId, finding.data);
   const hint = "hint" in text ? text.hint : finding.hint;
-  if (hint) diagnostic.hint = hint;
+  // A hint written in the literal is one of the object's own slots; added after it, it moved the
+  // fields past the literal's into a second object (a property array) that lived as long as the
+  // finding (until the report). The fields keep their order either way.
+  const diagnostic: Diagnostic = hint
+    ? {
+        ruleId: rule.id,
+        messageId: finding.messageId,
+        severity,
+        message,
+        file,
+        absolutePath,
+        path: finding.path,
+        range: span.range,
+        offset: span.offset,
+        length: span.length,
+        hint,
+      }
+    : {
+        ruleId: rule.id,
+        messageId: finding.messageId,
+        severity,
+        message,
+        file,
+        absolutePath,
+        path: finding.path,
+        range: span.range,
+        offset: span.offset,
+        length: span.length,
+      };
   if (finding.relatedLine !== undefined) diagnostic.relatedLine = finding.relatedLine;
-  if (finding.data && hasOwnKey(finding.data)) diagnostic.data = finding.data;
-  if (finding.group) diagnostic.group = finding.group;
+  if (withData) {
+    if (finding.data && hasOwnKey(finding.data)) diagnostic.data = finding.data;
+    if (finding.group) diagnostic.group = finding.group;
+  }
   if (fix) diagnostic.fix = fix;
   return diagnostic;
 }
@@ -165,6 +185,13 @@ export interface RuleRunOptions<F extends Finding = Finding> {
   budget?: boolean;
   /** The input's `caplint-disable` comments: a finding one of them covers is not kept, and the comment counts as used. */
   suppressions?: readonly Suppression[] | undefined;
+  /**
+   * True when the caller reads no finding's `data` or `group` (a compact, GitHub or SARIF report
+   * prints neither): the Diagnostics are made without them. Findings live until the report, and
+   * what they hold (the data object, its strings, the group) was copied by every young-generation
+   * collection and promoted with them.
+   */
+  omitData?: boolean | undefined;
   /** The finding's message and hint as the input's kind words them (quoted values cut, one line); default: the rule's template and the hint as given. */
   words?(
     rule: Pick<RuleMeta, "id" | "messages">,
@@ -288,7 +315,17 @@ export class RuleRun<F extends Finding = Finding> {
     // No place object: a spread of the span into one copied its every field (and `exact`, which no
     // diagnostic holds) through a slower generic path, once per finding.
     this.found.push(
-      diagnosticAt(rule, severity, finding, input.file, absolutePath, span, text, fix),
+      diagnosticAt(
+        rule,
+        severity,
+        finding,
+        input.file,
+        absolutePath,
+        span,
+        text,
+        fix,
+        this.options.omitData !== true,
+      ),
     );
   }
 
