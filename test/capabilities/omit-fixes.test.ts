@@ -11,7 +11,7 @@ import { run } from "../helpers/run.js";
 const dir = mkdtempSync(path.join(tmpdir(), "caplint-omit-fixes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Ten capabilities of three redundant entries each: 30 fixable findings. */
+/** Ten capabilities of three redundant entries each: 30 fixable findings with data, grouped for stylish. */
 const app = writeCapabilityApp(
   dir,
   "omit.fixes",
@@ -30,7 +30,7 @@ const app = writeCapabilityApp(
 async function counted(format: string, ...more: string[]) {
   resetWork();
   const result = await run(["check", "--app", app, "--format", format, ...more], dir);
-  return { result, fixesMade: work.fixesMade };
+  return { result, fixesMade: work.fixesMade, withoutData: work.findingsWithoutData };
 }
 
 describe("findings of a report that shows no fix are made without one", () => {
@@ -67,5 +67,30 @@ describe("findings of a report that shows no fix are made without one", () => {
     expect(all.diagnostics.filter((d) => d.fix)).toHaveLength(30);
     expect(without.diagnostics.filter((d) => d.fix)).toHaveLength(0);
     expect(without.diagnostics).toEqual(all.diagnostics.map(({ fix: _, ...rest }) => rest));
+  });
+});
+
+describe("findings of a report that prints no data or group are made without them", () => {
+  it("omits them for a compact, GitHub or SARIF report, and keeps them for json and stylish", async () => {
+    for (const format of ["compact", "github", "sarif"]) {
+      const report = await counted(format);
+      expect(report.withoutData, format).toBe(30);
+      expect(report.result.stdout.length, format).toBeGreaterThan(0);
+    }
+    for (const format of ["json", "stylish"]) expect((await counted(format)).withoutData).toBe(0);
+    // A run that fixes keeps them (its findings go through the fixer).
+    expect((await counted("compact", "--fix-dry-run")).withoutData).toBe(0);
+  });
+
+  it("gives the library the same findings without their data and group", async () => {
+    const project = await loadProject({ cwd: dir, app });
+    const all = await lint(project);
+    const without = await lint(project, { omitFindingData: true });
+    expect(all.diagnostics.filter((d) => d.data !== undefined)).toHaveLength(30);
+    expect(all.diagnostics.filter((d) => d.group !== undefined).length).toBeGreaterThan(0);
+    expect(without.diagnostics.filter((d) => "data" in d || "group" in d)).toHaveLength(0);
+    expect(without.diagnostics).toStrictEqual(
+      all.diagnostics.map(({ data: _, group: __, ...rest }) => rest),
+    );
   });
 });
