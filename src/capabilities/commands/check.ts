@@ -114,7 +114,7 @@ async function runCheck(
     ...(stdin ? { stdin } : {}),
     // These reports show no fix and no count of them, and no finding's data or group (stylish groups):
     // the findings are made without them (unless the run fixes: checkAll keeps them then).
-    ...(REPORTS_WITHOUT_FIXES.has(options.format)
+    ...(REPORTS_WITHOUT_FIX_OR_DATA.has(options.format)
       ? { omitFixes: true, omitFindingData: true }
       : {}),
   });
@@ -145,8 +145,8 @@ async function runCheck(
   );
 }
 
-/** The formats whose report reads no finding's fix (json says `fixable`, stylish counts them), data or group (stylish groups). */
-const REPORTS_WITHOUT_FIXES: ReadonlySet<string> = new Set(["compact", "github", "sarif"]);
+/** The formats whose report reads no finding's fix (json says `fixable`, stylish counts them), data or group (stylish groups by it). */
+const REPORTS_WITHOUT_FIX_OR_DATA: ReadonlySet<string> = new Set(["compact", "github", "sarif"]);
 
 /** `--debug`: the targets the app ships and the evidence that decided each (plugin-not-in-build judges those). */
 function shippedTargetsDebug(project: Project): string {
