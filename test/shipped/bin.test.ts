@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -16,6 +17,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { checkoutBin } from "../helpers/hosts.js";
 import { tomlApp } from "../capabilities/load/toml-app.js";
+import { writeCapabilityApp } from "../helpers/capability-app.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 import { caplint } from "../mcp/helpers.js";
 
@@ -205,6 +207,46 @@ vm.Script = class extends Compiled {
       // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
       expect(readFileSync(file, "latin1")).not.toMatch(/[^\x00-\x7f]/);
     }
+  });
+});
+
+describe("reports that show no fix, data or group (findings made without them)", () => {
+  it("print through the built bin what the in-process CLI prints, and stylish still groups", async () => {
+    // Ten capabilities of three redundant entries each: 30 findings with a fix, data and a group.
+    const app = writeCapabilityApp(
+      mkdtempSync(path.join(tmpdir(), "caplint-bin-omit-")),
+      "bin.omit",
+      Array.from({ length: 10 }, (_, i) => ({
+        identifier: `cap-${i}`,
+        windows: ["main"],
+        permissions: [
+          "core:default",
+          "core:window:allow-title",
+          "core:window:allow-is-enabled",
+          "core:menu:allow-set-as-help-menu-for-nsapp",
+        ],
+      })),
+    );
+    const printed = new Map<string, string>();
+    for (const format of ["compact", "github", "sarif", "stylish"]) {
+      const args = ["check", "--format", format];
+      const built = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), ...args], {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      const inProcess = await run(args, app);
+      expect(built.stderr, format).toBe("");
+      expect(built.stdout, format).toBe(inProcess.stdout);
+      expect(built.status, format).toBe(inProcess.code);
+      printed.set(format, built.stdout);
+    }
+    const compact = printed.get("compact")!;
+    expect(compact.trim().split("\n")).toHaveLength(30);
+    expect(compact).toContain('is already granted by "core:default"');
+    const stylish = printed.get("stylish")!;
+    expect(stylish).toContain('3 permissions are already granted by sets in capability "cap-0"');
+    rmSync(app, { recursive: true, force: true });
   });
 });
 
