@@ -5,27 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { lint } from "../../src/capabilities/lint.js";
 import { loadProject } from "../../src/capabilities/load/project.js";
 import { resetWork, work } from "../../src/capabilities/work.js";
-import { writeCapabilityApp } from "../helpers/capability-app.js";
+import { writeRedundantEntriesApp } from "../helpers/capability-app.js";
 import { run } from "../helpers/run.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "caplint-omit-fixes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Ten capabilities of three redundant entries each: 30 fixable findings with data, grouped for stylish. */
-const app = writeCapabilityApp(
-  dir,
-  "omit.fixes",
-  Array.from({ length: 10 }, (_, i) => ({
-    identifier: `cap-${i}`,
-    windows: ["main"],
-    permissions: [
-      "core:default",
-      "core:window:allow-title",
-      "core:window:allow-is-enabled",
-      "core:menu:allow-set-as-help-menu-for-nsapp",
-    ],
-  })),
-);
+const app = writeRedundantEntriesApp(dir, "omit.fixes");
 
 async function counted(format: string, ...more: string[]) {
   resetWork();

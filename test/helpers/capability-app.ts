@@ -20,3 +20,24 @@ export function writeCapabilityApp(
     writeFileSync(path.join(folder, `${capability.identifier}.json`), JSON.stringify(capability));
   return dir;
 }
+
+/**
+ * Ten capabilities of three redundant entries each (`core:default` grants them): 30 findings with a
+ * fix, data and a group (stylish lists a capability's three as one). Returns `dir`.
+ */
+export function writeRedundantEntriesApp(dir: string, configIdentifier: string): string {
+  return writeCapabilityApp(
+    dir,
+    configIdentifier,
+    Array.from({ length: 10 }, (_, i) => ({
+      identifier: `cap-${i}`,
+      windows: ["main"],
+      permissions: [
+        "core:default",
+        "core:window:allow-title",
+        "core:window:allow-is-enabled",
+        "core:menu:allow-set-as-help-menu-for-nsapp",
+      ],
+    })),
+  );
+}

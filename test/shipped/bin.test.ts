@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { checkoutBin } from "../helpers/hosts.js";
 import { tomlApp } from "../capabilities/load/toml-app.js";
-import { writeCapabilityApp } from "../helpers/capability-app.js";
+import { writeRedundantEntriesApp } from "../helpers/capability-app.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 import { caplint } from "../mcp/helpers.js";
 
@@ -212,20 +212,10 @@ vm.Script = class extends Compiled {
 
 describe("reports that show no fix, data or group (findings made without them)", () => {
   it("print through the built bin what the in-process CLI prints, and stylish still groups", async () => {
-    // Ten capabilities of three redundant entries each: 30 findings with a fix, data and a group.
-    const app = writeCapabilityApp(
+    // 30 findings with a fix, data and a group.
+    const app = writeRedundantEntriesApp(
       mkdtempSync(path.join(tmpdir(), "caplint-bin-omit-")),
       "bin.omit",
-      Array.from({ length: 10 }, (_, i) => ({
-        identifier: `cap-${i}`,
-        windows: ["main"],
-        permissions: [
-          "core:default",
-          "core:window:allow-title",
-          "core:window:allow-is-enabled",
-          "core:menu:allow-set-as-help-menu-for-nsapp",
-        ],
-      })),
     );
     const printed = new Map<string, string>();
     for (const format of ["compact", "github", "sarif", "stylish"]) {
