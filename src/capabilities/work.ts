@@ -124,6 +124,11 @@ export const work = {
   expandersMade: 0,
   /** URLPattern constructor strings parsed (by the polyfill: once per distinct string and run). */
   urlPatternsParsed: 0,
+  /**
+   * Of those, the ones the polyfill's constructor parsed: a simple string (`https://*.example.com/*`)
+   * is read without it (engine/match/origin.ts, `simpleComponents`).
+   */
+  urlPatternsConstructed: 0,
   /** Grants the resolution's walk of the global scope contributions visits (only those with command-less leaves). */
   globalScopeGrantsWalked: 0,
   /** Safe fixes built for findings (none when the caller reads no fix: a compact report). */

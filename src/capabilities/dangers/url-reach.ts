@@ -23,12 +23,15 @@ let tools: Promise<RemotePatternTools> | undefined;
 let matchComponent: typeof import("../engine/match/origin.js").componentPatternMatches | undefined;
 /** The engine's shared parse of constructor strings, set when the tools load (urlReach runs after that). */
 let parseUrlPattern: typeof import("../engine/match/origin.js").parseUrlPattern | undefined;
+/** The engine's canonical form of a plain protocol or host value, set when the tools load. */
+let plainComponentValue: typeof import("../engine/match/origin.js").plainComponentValue | undefined;
 
 /** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
 export function loadRemotePatternTools(): Promise<RemotePatternTools> {
   tools ??= import("../engine/match/origin.js").then((origin) => {
     matchComponent = origin.componentPatternMatches;
     parseUrlPattern = origin.parseUrlPattern;
+    plainComponentValue = origin.plainComponentValue;
     return {
       // The engine's copy of the polyfill, loaded when a pattern is first judged: its module builds
       // Unicode regular expressions as it loads (about 5 M instructions), and the rules and the danger
@@ -64,10 +67,14 @@ export function componentMatches(
       // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
       // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
       // wildcards) took minutes.
-      let canonicalizer = canonicalizers.get(component);
-      if (!canonicalizer)
-        canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
-      const canonical = canonicalizer.exec({ [component]: value })?.[component].input;
+      // A plain value (the probes, most example hosts) is its own canonical form: no polyfill call.
+      let canonical = plainComponentValue!(component, value);
+      if (canonical === undefined) {
+        let canonicalizer = canonicalizers.get(component);
+        if (!canonicalizer)
+          canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
+        canonical = canonicalizer.exec({ [component]: value })?.[component].input;
+      }
       return canonical !== undefined && matchComponent!(component, pattern, canonical);
     } catch {
       return false;
