@@ -129,6 +129,11 @@ export const work = {
    * is read without it (engine/match/origin.ts, `simpleComponents`).
    */
   urlPatternsConstructed: 0,
+  /**
+   * Component patterns of remote URL patterns compiled (parsed into parts, then an automaton): once per
+   * distinct component and run, not once per pattern (`*` is the username of every pattern).
+   */
+  urlComponentsCompiled: 0,
   /** Grants the resolution's walk of the global scope contributions visits (only those with command-less leaves). */
   globalScopeGrantsWalked: 0,
   /** Safe fixes built for findings (none when the caller reads no fix: a compact report). */

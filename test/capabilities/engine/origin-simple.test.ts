@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
+  compileRemotePattern,
   parseUrlPattern,
   plainComponentValue,
   simpleComponents,
@@ -181,5 +182,34 @@ describe("plain protocol and host values", () => {
         ),
         refused,
       ).toBeUndefined();
+  });
+});
+
+describe("remote pattern compiles", () => {
+  it("compile each distinct component once, whichever patterns share it", () => {
+    const first = compileRemotePattern("https://first29-a.example/*");
+    expect(first.ok && first.test("https://first29-a.example/x")).toBe(true);
+    const before = work.urlComponentsCompiled;
+    // Only the hostname is new: the scheme, `*` components and `/*` path were compiled for the first.
+    const second = compileRemotePattern("https://first29-b.example/*");
+    expect(work.urlComponentsCompiled - before).toBe(1);
+    expect(second.ok && second.test("https://first29-b.example/x")).toBe(true);
+    expect(second.ok && second.test("https://first29-a.example/x")).toBe(false);
+    // The lenient compile of the same pattern compiles nothing again.
+    expect(compileRemotePattern("https://first29-b.example/*", { allowUnsafe: true }).ok).toBe(
+      true,
+    );
+    expect(work.urlComponentsCompiled - before).toBe(1);
+  });
+
+  it("keep refusing an unsafe component in strict mode once a lenient compile shared it", () => {
+    const pattern = "https://first29.example/(a+)+";
+    const lenient = compileRemotePattern(pattern, { allowUnsafe: true });
+    expect(lenient.ok && lenient.test("https://first29.example/aaa")).toBe(true);
+    const strict = compileRemotePattern(pattern);
+    expect(strict.ok).toBe(false);
+    expect(!strict.ok && strict.unsafe).toBe(true);
+    const other = compileRemotePattern("http://first29.example/(a+)+");
+    expect(!other.ok && other.unsafe).toBe(true);
   });
 });

@@ -266,9 +266,10 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
         component === "pathname"
           ? pathnameOptions(matchers.protocol)
           : COMPONENT_OPTIONS[component];
-      const parts = parsePatternString(components[component], options);
+      const compiled = compiledComponent(components[component], options);
+      const parts = settle(compiled.parts);
       if (!allowUnsafe) {
-        const unsafe = findUnsafePart(parts);
+        const unsafe = settle((compiled.unsafe ??= attempt(() => findUnsafePart(parts))));
         if (unsafe) {
           return {
             ok: false,
@@ -278,7 +279,9 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
           };
         }
       }
-      matchers[component] = new Nfa(parseRegex(partsToRegexSource(parts, options)));
+      matchers[component] = settle(
+        (compiled.nfa ??= attempt(() => new Nfa(parseRegex(partsToRegexSource(parts, options))))),
+      );
     }
   } catch (error) {
     if (error instanceof RegexUnsupportedError) {
@@ -303,6 +306,47 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
       return true;
     },
   };
+}
+
+/** What a step of a component's compilation made, or what it threw (thrown again to each asker). */
+type Outcome<T> = { value: T } | { error: unknown };
+
+function attempt<T>(make: () => T): Outcome<T> {
+  try {
+    return { value: make() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function settle<T>(outcome: Outcome<T>): T {
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+/** One component pattern's parts, unsafe part (asked by strict compiles only) and automaton. */
+interface ComponentCompilation {
+  parts: Outcome<Part[]>;
+  unsafe?: Outcome<string | undefined>;
+  nfa?: Outcome<Nfa>;
+}
+
+/**
+ * Each component pattern compiled once per run, whatever remote pattern it belongs to: every simple
+ * pattern has the username, password, search and hash `*`, and an app's patterns share their scheme and
+ * path (`https`, `/*`). Each step's outcome is what compiling the component anew would give (an
+ * automaton is only read, `Nfa.matches`), so sharing it changes no answer, only its cost.
+ */
+const compiledComponents = new BoundedMemo<string, ComponentCompilation>(MAX_CACHED_PATTERNS);
+
+function compiledComponent(text: string, options: ParseOptions): ComponentCompilation {
+  return compiledComponents.get(
+    `${options.delimiter}\u0001${options.prefixes}\u0000${text}`,
+    () => {
+      work.urlComponentsCompiled++;
+      return { parts: attempt(() => parsePatternString(text, options)) };
+    },
+  );
 }
 
 function stripPolyfillPrefix(message: string): string {
@@ -353,10 +397,20 @@ const COMPONENT_OPTIONS: Record<Component, ParseOptions> = {
 
 /** Paths of special-scheme URLs are `/`-segmented; when the protocol pattern can match one, so is the pattern. */
 function pathnameOptions(protocol: Nfa): ParseOptions {
-  return SPECIAL_SCHEMES.some((scheme) => protocol.matches(scheme))
-    ? { delimiter: "/", prefixes: "/" }
-    : DEFAULT_OPTIONS;
+  let options = pathnameOptionsOf.get(protocol);
+  if (options === undefined)
+    pathnameOptionsOf.set(
+      protocol,
+      (options = SPECIAL_SCHEMES.some((scheme) => protocol.matches(scheme))
+        ? SEGMENTED_PATH_OPTIONS
+        : DEFAULT_OPTIONS),
+    );
+  return options;
 }
+
+const SEGMENTED_PATH_OPTIONS: ParseOptions = { delimiter: "/", prefixes: "/" };
+/** Per protocol automaton (shared by the patterns with that protocol: `compiledComponent`), its pathname's options. */
+const pathnameOptionsOf = new WeakMap<Nfa, ParseOptions>();
 
 const enum PartType {
   FixedText,
