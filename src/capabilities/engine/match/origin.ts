@@ -151,7 +151,7 @@ export function parseUrlPattern(pattern: string): ParsedUrlPattern {
 
 /**
  * A constructor string whose components the polyfill would give back as written: a lowercase scheme of
- * letters and digits, `://`, a host of `*` or plain lowercase labels, an optional `*` or numeric port,
+ * letters and digits (optionally followed by `{s}?`, as in `http{s}?`), `://`, a host of `*` or plain lowercase labels, an optional `*` or numeric port,
  * and an optional path of plain segments ending in a segment, `/` or `/*`. No character in it is
  * pattern syntax that the polyfill's parser would rewrite (groups, modifiers, escapes), and none is
  * changed by URL canonicalisation, except what `simpleComponents` refuses: IP numbers, punycode
@@ -161,7 +161,7 @@ export function parseUrlPattern(pattern: string): ParsedUrlPattern {
  * test compares this with the polyfill over every combination of these shapes.
  */
 const SIMPLE_URL_PATTERN =
-  /^([a-z][a-z0-9]*):\/\/((?:\*|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.(?:\*|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?))*)(?::(\*|[1-9][0-9]{0,4}))?(\/(?:[A-Za-z0-9_-]+\/)*(?:[A-Za-z0-9_-]+|\*)?)?$/;
+  /^([a-z][a-z0-9]*(?:\{s\}\?)?):\/\/((?:\*|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.(?:\*|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?))*)(?::(\*|[1-9][0-9]{0,4}))?(\/(?:[A-Za-z0-9_-]+\/)*(?:[A-Za-z0-9_-]+|\*)?)?$/;
 
 /** The default port of each special scheme: a pattern that names it gets an empty port. */
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
@@ -180,7 +180,12 @@ export function simpleComponents(pattern: string): Readonly<ComponentValues> | u
   const hostname = match[2]!;
   const port = match[3] ?? "";
   if (protocol === "file" || !plainHost(hostname)) return undefined;
-  if (port !== "*" && port !== "" && (Number(port) > 65535 || DEFAULT_PORTS[protocol] === port))
+  // A numeric port after an optional `s` (`http{s}?`) is left to the polyfill, as is a default port.
+  if (
+    port !== "*" &&
+    port !== "" &&
+    (Number(port) > 65535 || DEFAULT_PORTS[protocol] === port || protocol.endsWith("?"))
+  )
     return undefined;
   return {
     protocol,
