@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
   compileRemotePattern,
+  componentPatternMatches,
   parseUrlPattern,
   plainComponentValue,
   simpleComponents,
@@ -220,6 +221,16 @@ describe("remote pattern compiles", () => {
       true,
     );
     expect(work.urlComponentsCompiled - before).toBe(1);
+  });
+
+  it("share their components' automata with the danger judge's component matches", () => {
+    expect(compileRemotePattern("https://*.first29-c.example/*").ok).toBe(true);
+    const before = work.urlComponentsCompiled;
+    expect(componentPatternMatches("hostname", "*.first29-c.example", "a.first29-c.example")).toBe(
+      true,
+    );
+    expect(componentPatternMatches("protocol", "https", "http")).toBe(false);
+    expect(work.urlComponentsCompiled - before).toBe(0);
   });
 
   it("keep refusing an unsafe component in strict mode once a lenient compile shared it", () => {

@@ -87,28 +87,11 @@ export function componentPatternMatches(
   pattern: string,
   value: string,
 ): boolean {
-  const compiled = componentMatchers.get(`${component}\u0000${pattern}`, () => {
-    const options = COMPONENT_OPTIONS[component];
-    try {
-      return {
-        nfa: new Nfa(parseRegex(partsToRegexSource(parsePatternString(pattern, options), options))),
-      };
-    } catch (error) {
-      return { error };
-    }
-  });
-  if ("error" in compiled) throw compiled.error;
-  return compiled.nfa.matches(value);
+  // The automaton `compile` makes for this component of a remote pattern: the danger judge and the
+  // remote rules ask about the patterns the resolution compiled already.
+  const options = COMPONENT_OPTIONS[component];
+  return automatonOf(compiledComponent(pattern, options), options).matches(value);
 }
-
-/**
- * Each component pattern's automaton, made once per run: the danger judge and the remote rules ask
- * about the same few patterns with several probe values each, in every app, and parsing the pattern
- * (the polyfill's parser) cost far more than matching.
- */
-const componentMatchers = new BoundedMemo<string, { nfa: Nfa } | { error: unknown }>(
-  MAX_CACHED_PATTERNS,
-);
 
 type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
 /** The polyfill's class, loaded once per process (code, not data: nothing of a run stays in it). */
@@ -284,9 +267,7 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
           };
         }
       }
-      matchers[component] = settle(
-        (compiled.nfa ??= attempt(() => new Nfa(parseRegex(partsToRegexSource(parts, options))))),
-      );
+      matchers[component] = automatonOf(compiled, options);
     }
   } catch (error) {
     if (error instanceof RegexUnsupportedError) {
@@ -351,6 +332,15 @@ function compiledComponent(text: string, options: ParseOptions): ComponentCompil
       work.urlComponentsCompiled++;
       return { parts: attempt(() => parsePatternString(text, options)) };
     },
+  );
+}
+
+/** The component's automaton, made on first ask; throws what parsing or building it threw. */
+function automatonOf(compiled: ComponentCompilation, options: ParseOptions): Nfa {
+  return settle(
+    (compiled.nfa ??= attempt(
+      () => new Nfa(parseRegex(partsToRegexSource(settle(compiled.parts), options))),
+    )),
   );
 }
 
