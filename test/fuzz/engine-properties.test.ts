@@ -8,6 +8,7 @@ import {
   resolve,
   resolveAccess,
 } from "../../src/capabilities/engine/index.js";
+import { URL_PATTERN_COMPONENTS } from "../../src/capabilities/engine/match/origin.js";
 import { capability, catalogOf, manifest } from "../capabilities/engine/helpers.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -198,17 +199,6 @@ describe("label globs agree with a port of the glob crate's own matcher", () => 
 // ---------------------------------------------------------------------------------------------
 // Remote URL patterns against the polyfill's own (backtracking) matcher on the normalised pattern.
 
-const COMPONENTS = [
-  "protocol",
-  "username",
-  "password",
-  "hostname",
-  "port",
-  "pathname",
-  "search",
-  "hash",
-] as const;
-
 /**
  * The polyfill's pattern with the host's normalisation applied. Rebuilding from components is only
  * done when the normalisation changes something, because the polyfill re-canonicalises an init
@@ -218,7 +208,7 @@ const COMPONENTS = [
 function polyfillNormalised(pattern: string): URLPattern | "skip" {
   const parsed = new URLPattern(pattern);
   const init: Record<string, string> = {};
-  for (const component of COMPONENTS) init[component] = parsed[component];
+  for (const component of URL_PATTERN_COMPONENTS) init[component] = parsed[component];
   if (init.pathname !== "" && init.pathname !== "/" && init.search !== "" && init.hash !== "")
     return parsed;
   if (init.pathname === "" || init.pathname === "/") init.pathname = "*";

@@ -6,6 +6,7 @@ import {
   parseUrlPattern,
   plainComponentValue,
   simpleComponents,
+  URL_PATTERN_COMPONENTS,
 } from "../../../src/capabilities/engine/match/origin.js";
 import { work } from "../../../src/capabilities/work.js";
 
@@ -14,21 +15,13 @@ const { URLPattern } = createRequire(import.meta.url)("urlpattern-polyfill/urlpa
     exec(input: Record<string, string>): Record<string, { input: string }> | null;
   };
 };
-const COMPONENTS = [
-  "protocol",
-  "username",
-  "password",
-  "hostname",
-  "port",
-  "pathname",
-  "search",
-  "hash",
-] as const;
 
 function polyfillComponents(pattern: string): Record<string, string> | string {
   try {
     const parsed = new URLPattern(pattern);
-    return Object.fromEntries(COMPONENTS.map((component) => [component, parsed[component]!]));
+    return Object.fromEntries(
+      URL_PATTERN_COMPONENTS.map((component) => [component, parsed[component]!]),
+    );
   } catch (error) {
     return (error as Error).message;
   }

@@ -37,7 +37,8 @@ export interface CompileRemoteOptions {
   allowUnsafe?: boolean;
 }
 
-const COMPONENTS = [
+/** A URL pattern's components, in the order URLPattern lists them. */
+export const URL_PATTERN_COMPONENTS = [
   "protocol",
   "username",
   "password",
@@ -47,7 +48,7 @@ const COMPONENTS = [
   "search",
   "hash",
 ] as const;
-type Component = (typeof COMPONENTS)[number];
+type Component = (typeof URL_PATTERN_COMPONENTS)[number];
 type ComponentValues = Record<Component, string>;
 
 const SPECIAL_SCHEMES = ["ftp", "file", "http", "https", "ws", "wss"];
@@ -233,7 +234,7 @@ function parseUncached(pattern: string): ParsedUrlPattern {
     return { ok: false, message: stripPolyfillPrefix((error as Error).message) };
   }
   const components = {} as ComponentValues;
-  for (const component of COMPONENTS) components[component] = parsed[component];
+  for (const component of URL_PATTERN_COMPONENTS) components[component] = parsed[component];
   return { ok: true, components };
 }
 
@@ -249,7 +250,7 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
 
   const matchers = {} as Record<Component, Nfa>;
   try {
-    for (const component of COMPONENTS) {
+    for (const component of URL_PATTERN_COMPONENTS) {
       const options =
         component === "pathname"
           ? pathnameOptions(matchers.protocol)
@@ -287,7 +288,7 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
     test(url: string): boolean {
       const values = urlComponents(url);
       if (!values) return false;
-      for (const component of COMPONENTS)
+      for (const component of URL_PATTERN_COMPONENTS)
         if (!matchers[component].matches(values[component])) return false;
       return true;
     },
