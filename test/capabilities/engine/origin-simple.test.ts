@@ -201,39 +201,43 @@ describe("plain protocol and host values", () => {
 
 describe("remote pattern compiles", () => {
   it("compile each distinct component once, whichever patterns share it", () => {
-    const first = compileRemotePattern("https://first29-a.example/*");
-    expect(first.ok && first.test("https://first29-a.example/x")).toBe(true);
+    const first = compileRemotePattern("https://shared-components-a.example/*");
+    expect(first.ok && first.test("https://shared-components-a.example/x")).toBe(true);
     const before = work.urlComponentsCompiled;
     // Only the hostname is new: the scheme, `*` components and `/*` path were compiled for the first.
-    const second = compileRemotePattern("https://first29-b.example/*");
+    const second = compileRemotePattern("https://shared-components-b.example/*");
     expect(work.urlComponentsCompiled - before).toBe(1);
-    expect(second.ok && second.test("https://first29-b.example/x")).toBe(true);
-    expect(second.ok && second.test("https://first29-a.example/x")).toBe(false);
+    expect(second.ok && second.test("https://shared-components-b.example/x")).toBe(true);
+    expect(second.ok && second.test("https://shared-components-a.example/x")).toBe(false);
     // The lenient compile of the same pattern compiles nothing again.
-    expect(compileRemotePattern("https://first29-b.example/*", { allowUnsafe: true }).ok).toBe(
-      true,
-    );
+    expect(
+      compileRemotePattern("https://shared-components-b.example/*", { allowUnsafe: true }).ok,
+    ).toBe(true);
     expect(work.urlComponentsCompiled - before).toBe(1);
   });
 
   it("share their components' automata with the danger judge's component matches", () => {
-    expect(compileRemotePattern("https://*.first29-c.example/*").ok).toBe(true);
+    expect(compileRemotePattern("https://*.shared-components-c.example/*").ok).toBe(true);
     const before = work.urlComponentsCompiled;
-    expect(componentPatternMatches("hostname", "*.first29-c.example", "a.first29-c.example")).toBe(
-      true,
-    );
+    expect(
+      componentPatternMatches(
+        "hostname",
+        "*.shared-components-c.example",
+        "a.shared-components-c.example",
+      ),
+    ).toBe(true);
     expect(componentPatternMatches("protocol", "https", "http")).toBe(false);
     expect(work.urlComponentsCompiled - before).toBe(0);
   });
 
   it("keep refusing an unsafe component in strict mode once a lenient compile shared it", () => {
-    const pattern = "https://first29.example/(a+)+";
+    const pattern = "https://shared-components.example/(a+)+";
     const lenient = compileRemotePattern(pattern, { allowUnsafe: true });
-    expect(lenient.ok && lenient.test("https://first29.example/aaa")).toBe(true);
+    expect(lenient.ok && lenient.test("https://shared-components.example/aaa")).toBe(true);
     const strict = compileRemotePattern(pattern);
     expect(strict.ok).toBe(false);
     expect(!strict.ok && strict.unsafe).toBe(true);
-    const other = compileRemotePattern("http://first29.example/(a+)+");
+    const other = compileRemotePattern("http://shared-components.example/(a+)+");
     expect(!other.ok && other.unsafe).toBe(true);
   });
 });
