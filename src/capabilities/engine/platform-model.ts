@@ -36,6 +36,8 @@ export interface PlatformSource {
   commandsOn(side: "allow" | "deny", bit: number): string[];
   allowedCommandLists(capabilityIndex: number, bit: number): Array<readonly string[]>;
   grantsOfCommand(side: "allow" | "deny", command: string, bit: number): GrantLeaves;
+  allowersOn(command: string, bit: number): number[];
+  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves;
   capabilityOfGrant(index: number): number;
   grantRange(capabilityIndex: number): [number, number];
   /** What the identifier of grant `index` (one permission entry of an active capability) expands to. */
@@ -125,11 +127,18 @@ export class ModelCore {
   allowers(command: string): readonly number[] {
     let allowers = this.allowerCache.get(command);
     if (!allowers) {
+      const found = this.allowSites.get(command);
       allowers = [];
-      // Grants come in order, and grants in capability order: a capability's grants are adjacent.
-      for (const grantIndex of this.allowGrants(command).grants) {
-        const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]!;
-        if (allowers[allowers.length - 1] !== local) allowers.push(local);
+      if (found) {
+        // Grants come in order, and grants in capability order: a capability's grants are adjacent.
+        for (const grantIndex of found.grants) {
+          const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]!;
+          if (allowers[allowers.length - 1] !== local) allowers.push(local);
+        }
+      } else {
+        // Who allows it, without the list of its grants that no one asked for (local indices keep the order).
+        for (const capability of this.resolution.allowersOn(command, this.bit))
+          allowers.push(this.localIndex[capability]!);
       }
       this.allowerCache.set(command, allowers);
     }
@@ -139,7 +148,13 @@ export class ModelCore {
   allowsIn(command: string, capabilityIndex: number): ResolvedCommand[] {
     const global = this.globalIndex[capabilityIndex];
     if (global === undefined) return [];
-    const found = this.allowGrants(command);
+    const found = this.allowSites.get(command);
+    // Without the command's grants listed, the capability's own grants are walked (a few dozen)
+    // rather than every grant of the command listed and sorted.
+    if (!found) {
+      const own = this.resolution.allowGrantsIn(command, global, this.bit);
+      return this.entriesOf(command, own, 0, own.grants.length);
+    }
     const grants = found.grants;
     // The capability's grants are one range of grant indices, and the grants are in order.
     const [first, end] = this.resolution.grantRange(global);

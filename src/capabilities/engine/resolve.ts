@@ -470,6 +470,67 @@ export class Resolution implements PlatformSource {
     return found;
   }
 
+  /**
+   * The capabilities (indices into `capabilities`, ascending) that hold an allow grant of `command` on
+   * the platform of bit `bit`: the capabilities of `grantsOfCommand("allow", …)`, found without making
+   * and sorting its list of grants (denied commands are granted by most of an app's capabilities).
+   */
+  allowersOn(command: string, bit: number): number[] {
+    const holders = this.entryHoldersOn(bit);
+    const found: number[] = [];
+    // An expansion's grants are in order, so one expansion gives its capabilities in order; more are
+    // merged by one numeric sort of their distinct capabilities.
+    let expansions = 0;
+    let last: Expansion | undefined;
+    const seen = (this.allowerMarks ??= new Uint8Array(this.capabilities.length));
+    for (const site of this.sitesOf("allow", command)) {
+      if (site.expansion === last) continue;
+      if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) continue;
+      last = site.expansion;
+      expansions++;
+      const grants = this.grantsOf.get(site.expansion)!;
+      for (let g = 0; g < grants.length; g++) {
+        const capability = this.grantCapabilities[grants[g]!]!;
+        if (!holders[capability] || seen[capability]) continue;
+        seen[capability] = 1;
+        found.push(capability);
+      }
+    }
+    for (let i = 0; i < found.length; i++) seen[found[i]!] = 0;
+    return expansions > 1 ? Array.from(Int32Array.from(found).sort()) : found;
+  }
+
+  /** Marks of capabilities met, all clear between calls of `allowersOn`. */
+  private allowerMarks: Uint8Array | undefined;
+
+  /**
+   * The allow grants of `command` in capability `capabilityIndex` on the platform of bit `bit`: that
+   * capability's part of `grantsOfCommand("allow", …)`, found by walking its own grants.
+   */
+  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves {
+    const grants: number[] = [];
+    const leaves: number[] = [];
+    const sites = this.sitesOf("allow", command);
+    if (this.entryHoldersOn(bit)[capabilityIndex]) {
+      for (
+        let g = this.firstGrant[capabilityIndex]!;
+        g < this.firstGrant[capabilityIndex + 1]!;
+        g++
+      ) {
+        const expansion = this.grantExpansions[g]!;
+        // A grant has one expansion, whose sites are adjacent and in leaf order: the host's order.
+        for (let s = 0; s < sites.length; s++) {
+          const site = sites[s]!;
+          if (site.expansion !== expansion) continue;
+          if (!(this.leafOn(expansion.leaves[site.leaf]!) & (1 << bit))) continue;
+          grants.push(g);
+          leaves.push(site.leaf);
+        }
+      }
+    }
+    return { grants: Int32Array.from(grants), leaves: Int32Array.from(leaves) };
+  }
+
   /** Which capabilities can hold command entries on the platform of bit `bit`, by index. */
   private entryHoldersOn(bit: number): Uint8Array {
     let holders = this.entryHolders[bit];
@@ -533,9 +594,17 @@ export class Resolution implements PlatformSource {
     let pattern = this.commandPatterns.get(command);
     if (!pattern) {
       const masks = new Set<number>();
+      // With every capability active on every platform, a grant's mask is its leaf's platforms: the
+      // grants (most of an app's capabilities, for a core command) need no walk.
+      const everywhere = this.partlyInactive.length === 0;
+      const all = everyPlatform(this.platforms.length);
       for (const side of ["allow", "deny"] as const) {
         for (const site of this.sitesOf(side, command)) {
           const leafBits = this.leafOn(site.expansion.leaves[site.leaf]!);
+          if (everywhere) {
+            masks.add(all & leafBits);
+            continue;
+          }
           for (const grant of this.grantsOf.get(site.expansion)!)
             masks.add(this.capabilities[this.grantCapabilities[grant]!]!.on & leafBits);
         }

@@ -131,6 +131,44 @@ describe("resolving every platform at once", () => {
     }
   });
 
+  it("names who allows a command, and one capability's allows, alike before its entry list is made", () => {
+    // Asked first, the answers come from walks of the grants, not from the command's listed grants:
+    // "any" is allowed through two identifiers ("os:tools", "os:allow-any") whose capabilities interleave.
+    const fresh = resolveAll({
+      capabilities: [
+        ...capabilities,
+        capability({
+          identifier: "twice",
+          windows: ["main"],
+          permissions: ["os:allow-any", "os:tools", "os:allow-any"],
+        }),
+        // No context: it holds no entries, so it allows nothing.
+        capability({ identifier: "nowhere", local: false, permissions: ["os:allow-any"] }),
+      ],
+      catalog,
+      platforms: TARGETS,
+    });
+    for (const model of fresh.models) {
+      const commands = ["os|any", "os|apt", "os|never"].map((c) => `plugin:${c}`);
+      const asked = commands.map((command) => ({
+        allowers: [...model.allowers(command)],
+        allowsIn: model.capabilities.map((c) => model.allowsIn(command, c.index)),
+      }));
+      commands.forEach((command, i) => {
+        const entries = model.allowed.get(command) ?? [];
+        const distinct = [...new Set(entries.map((e) => e.capabilityIndex))];
+        expect(asked[i]!.allowers, `${model.platform} ${command}`).toEqual(distinct);
+        expect(asked[i]!.allowsIn).toEqual(
+          model.capabilities.map((c) => entries.filter((e) => e.capabilityIndex === c.index)),
+        );
+      });
+    }
+    // desktop (on desktops), everywhere, mobile (on mobiles) and twice; nowhere has no context.
+    expect(fresh.models.map((m) => m.allowers("plugin:os|any").length)).toEqual(
+      TARGETS.map(() => 3),
+    );
+  });
+
   it("tells whether a command's grants, and a plugin's global scope, are the same on two platforms", () => {
     // allow-any is granted on every platform (desktop's set, "everywhere"); mobile denies it on android and iOS.
     expect(all.sameCommand("plugin:os|any", "linux", "macOS")).toBe(true);
@@ -140,6 +178,18 @@ describe("resolving every platform at once", () => {
     expect(all.sameCommand("plugin:os|apt", "linux", "macOS")).toBe(false);
     expect(all.sameCommand("plugin:os|apt", "macOS", "windows")).toBe(true);
     expect(all.sameCommand("plugin:os|never", "linux", "android")).toBe(true);
+    // With every capability on every platform, the leaves' platforms alone tell platforms apart.
+    const everywhere = resolveAll({
+      capabilities: [
+        capabilities[1]!,
+        capability({ identifier: "apt", permissions: ["os:tools"] }),
+      ],
+      catalog,
+      platforms: TARGETS,
+    });
+    expect(everywhere.sameCommand("plugin:os|apt", "linux", "macOS")).toBe(false);
+    expect(everywhere.sameCommand("plugin:os|apt", "macOS", "windows")).toBe(true);
+    expect(everywhere.sameCommand("plugin:os|any", "linux", "android")).toBe(true);
     // mobile-scope is a global scope entry on android and iOS only.
     expect(all.sameGlobalScope("os", "android", "iOS")).toBe(true);
     expect(all.sameGlobalScope("os", "linux", "android")).toBe(false);
