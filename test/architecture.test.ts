@@ -222,6 +222,8 @@ describe("module-level state", () => {
     NO_WORDS: "an empty constant, never filled (no user words for the namespace check)",
     filesRead:
       "the run's read log: emptied by each main(), the language server's checks add nothing",
+    filesReadByName:
+      "the run's read log by name: emptied by each main() and when a report asks it, the language server's checks add nothing",
     recording: "the read logs of the loads in progress: each leaves when its load settles",
     rawPaths:
       "a name handed out must keep opening its file; grows only with names that are not UTF-8",
