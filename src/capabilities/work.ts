@@ -37,6 +37,11 @@ export const work = {
    */
   commandsListed: 0,
   /**
+   * Grant and site pairs compared to find one capability's allows of a command without the command's
+   * grant list (`allowGrantsIn`): at most a fixed number per call, the list made past it.
+   */
+  ownGrantPairs: 0,
+  /**
    * Distinct identifiers unknown-permission judged (classified, looked up in other releases, worded):
    * once per identifier however many entries grant it.
    */

@@ -37,7 +37,7 @@ export interface PlatformSource {
   allowedCommandLists(capabilityIndex: number, bit: number): Array<readonly string[]>;
   grantsOfCommand(side: "allow" | "deny", command: string, bit: number): GrantLeaves;
   allowersOn(command: string, bit: number): number[];
-  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves;
+  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves | undefined;
   capabilityOfGrant(index: number): number;
   grantRange(capabilityIndex: number): [number, number];
   /** What the identifier of grant `index` (one permission entry of an active capability) expands to. */
@@ -148,13 +148,13 @@ export class ModelCore {
   allowsIn(command: string, capabilityIndex: number): ResolvedCommand[] {
     const global = this.globalIndex[capabilityIndex];
     if (global === undefined) return [];
-    const found = this.allowSites.get(command);
     // Without the command's grants listed, the capability's own grants are walked (a few dozen)
     // rather than every grant of the command listed and sorted.
-    if (!found) {
-      const own = this.resolution.allowGrantsIn(command, global, this.bit);
-      return this.entriesOf(command, own, 0, own.grants.length);
-    }
+    const own = this.allowSites.has(command)
+      ? undefined
+      : this.resolution.allowGrantsIn(command, global, this.bit);
+    if (own) return this.entriesOf(command, own, 0, own.grants.length);
+    const found = this.allowGrants(command);
     const grants = found.grants;
     // The capability's grants are one range of grant indices, and the grants are in order.
     const [first, end] = this.resolution.grantRange(global);

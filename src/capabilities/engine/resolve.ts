@@ -505,18 +505,21 @@ export class Resolution implements PlatformSource {
 
   /**
    * The allow grants of `command` in capability `capabilityIndex` on the platform of bit `bit`: that
-   * capability's part of `grantsOfCommand("allow", …)`, found by walking its own grants.
+   * capability's part of `grantsOfCommand("allow", …)`, found by walking its own grants against the
+   * command's sites. Undefined when that walk would exceed {@link OWN_GRANT_WALK} steps (a capability
+   * of many entries, a command in many permissions): the caller lists the command's grants once
+   * instead, so a call stays bounded however the two grow.
    */
-  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves {
+  allowGrantsIn(command: string, capabilityIndex: number, bit: number): GrantLeaves | undefined {
     const grants: number[] = [];
     const leaves: number[] = [];
     const sites = this.sitesOf("allow", command);
+    const first = this.firstGrant[capabilityIndex]!;
+    const end = this.firstGrant[capabilityIndex + 1]!;
+    if ((end - first) * sites.length > OWN_GRANT_WALK) return undefined;
+    work.ownGrantPairs += (end - first) * sites.length;
     if (this.entryHoldersOn(bit)[capabilityIndex]) {
-      for (
-        let g = this.firstGrant[capabilityIndex]!;
-        g < this.firstGrant[capabilityIndex + 1]!;
-        g++
-      ) {
+      for (let g = first; g < end; g++) {
         const expansion = this.grantExpansions[g]!;
         // A grant has one expansion, whose sites are adjacent and in leaf order: the host's order.
         for (let s = 0; s < sites.length; s++) {
@@ -915,6 +918,9 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
 }
 
 const NO_ITEMS: readonly ModelItem[] = Object.freeze([]);
+
+/** The most grant and site pairs `allowGrantsIn` compares before leaving it to the command's grant list. */
+const OWN_GRANT_WALK = 4096;
 
 /**
  * The local context (when the capability has it), then one per remote URL: an indexed loop, not

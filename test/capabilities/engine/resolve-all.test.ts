@@ -8,6 +8,7 @@ import {
 } from "../../../src/capabilities/engine/index.js";
 import { platformNames } from "../../../src/capabilities/engine/platform-set.js";
 import { TARGETS } from "../../../src/capabilities/model/types.js";
+import { resetWork, work } from "../../../src/capabilities/work.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 /** One resolution for every platform: each platform's view must answer exactly as resolving that platform alone. */
@@ -167,6 +168,30 @@ describe("resolving every platform at once", () => {
     expect(fresh.models.map((m) => m.allowers("plugin:os|any").length)).toEqual(
       TARGETS.map(() => 3),
     );
+  });
+
+  it("finds a large capability's allows of a command through the command's grant list, a bounded walk each", () => {
+    // 2 x 1,500 entries against the command's two sites: past the walk's bound, the list is made instead.
+    const large = capability({
+      identifier: "large",
+      windows: ["main"],
+      permissions: Array.from({ length: 3_000 }, (_, i) => (i % 2 ? "os:tools" : "os:allow-any")),
+    });
+    const fresh = resolveAll({
+      capabilities: [large, capabilities[2]!],
+      catalog,
+      platforms: TARGETS,
+    });
+    resetWork();
+    for (const model of fresh.models) {
+      const asked = model.capabilities.map((c) => model.allowsIn("plugin:os|any", c.index));
+      const entries = model.allowed.get("plugin:os|any") ?? [];
+      expect(asked, model.platform).toEqual(
+        model.capabilities.map((c) => entries.filter((e) => e.capabilityIndex === c.index)),
+      );
+    }
+    // Only the small capability ("mobile", two entries) was walked, once per model it is active in.
+    expect(work.ownGrantPairs).toBeLessThanOrEqual(TARGETS.length * 2 * 2);
   });
 
   it("tells whether a command's grants, and a plugin's global scope, are the same on two platforms", () => {
