@@ -860,21 +860,15 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
   // tens of thousands of times, so each is parsed and its spelling read once (not once per entry).
   // Indexed loops: a for-of over each capability's list, destructuring each entry, ran an iterator
   // and a step object per entry before the optimiser compiled it.
-  // A counter object per identifier: one map lookup per entry, where a number in the map took a `get`
-  // and a `set` (two lookups of the same key, 66,660 entries in bench row 2).
-  const counted = new Map<string, { times: number }>();
+  const written = new Map<string, number>();
   const capabilities = project.capabilities;
   for (let index = 0; index < capabilities.length; index++) {
     const permissions = capabilities[index]!.permissions;
     for (let at = 0; at < permissions.length; at++) {
       const identifier = permissions[at]!.identifier;
-      const counter = counted.get(identifier);
-      if (counter === undefined) counted.set(identifier, { times: 1 });
-      else counter.times++;
+      written.set(identifier, (written.get(identifier) ?? 0) + 1);
     }
   }
-  const written = new Map<string, number>();
-  for (const [identifier, { times }] of counted) written.set(identifier, times);
   const granted = new Set([...written.keys()].map((id) => Catalog.keyOf(id)?.key));
   // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
   // spec's `host`), else the app config's file name (`tauri.conf.json` and `Tauri.toml` are Tauri's; the
