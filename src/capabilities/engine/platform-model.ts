@@ -127,19 +127,10 @@ export class ModelCore {
   allowers(command: string): readonly number[] {
     let allowers = this.allowerCache.get(command);
     if (!allowers) {
-      const found = this.allowSites.get(command);
-      allowers = [];
-      if (found) {
-        // Grants come in order, and grants in capability order: a capability's grants are adjacent.
-        for (const grantIndex of found.grants) {
-          const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]!;
-          if (allowers[allowers.length - 1] !== local) allowers.push(local);
-        }
-      } else {
-        // Who allows it, without the list of its grants that no one asked for (local indices keep the order).
-        for (const capability of this.resolution.allowersOn(command, this.bit))
-          allowers.push(this.localIndex[capability]!);
-      }
+      // From the expansions' grants, not the command's grant list (local indices keep the order).
+      allowers = this.resolution
+        .allowersOn(command, this.bit)
+        .map((capability) => this.localIndex[capability]!);
       this.allowerCache.set(command, allowers);
     }
     return allowers;
