@@ -438,6 +438,29 @@ describe("line starts", () => {
     }
   });
 
+  it("found by a native search where no carriage return is, give the positions a character loop gives", () => {
+    // Line feeds only (the search), carriage returns in some parts (the loop), and a CRLF split between
+    // two parts read one after the other: every part size must find the same line starts.
+    for (const text of ["ab\ncd\n\n\nefg\nh\n", "ab\ncd\r\nef\rg\n\nh\r\n", "\n\r\n\r\r\n\n"]) {
+      const starts = [0];
+      for (let i = 0; i < text.length; i++)
+        if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) starts.push(i + 1);
+      const expected = (offset: number) => {
+        const line = starts.filter((start) => start <= offset).length;
+        return { line, column: offset - starts[line - 1]! + 1 };
+      };
+      for (let step = 1; step <= text.length; step++) {
+        const index = new LineIndex(text);
+        for (let offset = 0; offset <= text.length; offset += step)
+          expect(index.position(offset), `${JSON.stringify(text)} ${step} ${offset}`).toEqual(
+            expected(offset),
+          );
+        expect(index.position(text.length)).toEqual(expected(text.length));
+        expect(index.lineCount).toBe(starts.length);
+      }
+    }
+  });
+
   it("found as far as asked, in any order of questions, give the positions of the whole text's line starts", () => {
     const text = "a\r\nb\rc\n\r\n\rd\n\ne\r";
     const starts = [0];
