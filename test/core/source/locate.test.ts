@@ -419,6 +419,18 @@ describe("removing a JSON array item", () => {
   });
 });
 
+/** A text's line starts, and the position of an offset, found the plain way (every character in turn). */
+function referenceLines(text: string) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++)
+    if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) starts.push(i + 1);
+  const expected = (offset: number) => {
+    const line = starts.filter((start) => start <= offset).length;
+    return { line, column: offset - starts[line - 1]! + 1 };
+  };
+  return { starts, expected };
+}
+
 describe("line starts", () => {
   it("are the same whether a text breaks lines with LF, CRLF or lone CRs", () => {
     const lines = ["{", '  "a": 1,', "", '  "b": [2]', "}"];
@@ -442,13 +454,7 @@ describe("line starts", () => {
     // Line feeds only (the search), carriage returns in some parts (the loop), and a CRLF split between
     // two parts read one after the other: every part size must find the same line starts.
     for (const text of ["ab\ncd\n\n\nefg\nh\n", "ab\ncd\r\nef\rg\n\nh\r\n", "\n\r\n\r\r\n\n"]) {
-      const starts = [0];
-      for (let i = 0; i < text.length; i++)
-        if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) starts.push(i + 1);
-      const expected = (offset: number) => {
-        const line = starts.filter((start) => start <= offset).length;
-        return { line, column: offset - starts[line - 1]! + 1 };
-      };
+      const { starts, expected } = referenceLines(text);
       for (let step = 1; step <= text.length; step++) {
         const index = new LineIndex(text);
         for (let offset = 0; offset <= text.length; offset += step)
@@ -463,13 +469,7 @@ describe("line starts", () => {
 
   it("found as far as asked, in any order of questions, give the positions of the whole text's line starts", () => {
     const text = "a\r\nb\rc\n\r\n\rd\n\ne\r";
-    const starts = [0];
-    for (let i = 0; i < text.length; i++)
-      if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) starts.push(i + 1);
-    const expected = (offset: number) => {
-      const line = starts.filter((start) => start <= offset).length;
-      return { line, column: offset - starts[line - 1]! + 1 };
-    };
+    const { starts, expected } = referenceLines(text);
     const offsets = Array.from({ length: text.length + 1 }, (_, i) => i);
     for (const order of [offsets, [...offsets].reverse(), [3, 0, 9, 2, 14, 1, 7, 13, 4]]) {
       const index = new LineIndex(text);
