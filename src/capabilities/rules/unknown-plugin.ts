@@ -1,4 +1,4 @@
-import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { nearest, quoteList, SuggestionPool } from "../../core/did-you-mean.js";
 import { APP_KEY } from "../catalog/types.js";
 import { classifyIdentifier } from "./support/classify.js";
 import { forEachJudgedEntry } from "./support/entry-identifiers.js";
@@ -23,7 +23,8 @@ export default defineRule({
   },
   check(context) {
     const reported = new Set<string>();
-    let plugins: string[] | undefined;
+    /** The known plugin keys, lowercased once: every unknown key is compared with them all. */
+    let plugins: SuggestionPool | undefined;
     /** The hint of an unknown plugin's finding, by plugin and by whether it is the key's first. */
     const hints = new Map<string, { first: string; later: string }>();
     // Apps repeat the same identifiers across capabilities and files: each is classified once
@@ -78,7 +79,9 @@ export default defineRule({
         // out once (the first finding of a key says how to generate the manifests, the later ones not).
         let hint = hints.get(key);
         if (hint === undefined) {
-          plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"));
+          plugins ??= new SuggestionPool(
+            context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core")),
+          );
           hints.set(key, (hint = unknownPluginHints(nearest(key, plugins, 2))));
         }
         const first = !reported.has(key);

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Capability, PermissionEntry } from "../../../src/capabilities/model/types.js";
+import { entryIdentifiers } from "../../../src/capabilities/rules/support/entry-identifiers.js";
 import { resetWork, work } from "../../../src/capabilities/work.js";
 import { run } from "../../helpers/run.js";
 import { writeCapabilityApp } from "../../helpers/capability-app.js";
@@ -124,5 +126,34 @@ describe("the rules about scopes in a check", () => {
     // walked all 240 before).
     expect(work.entriesNumbered).toBe(240);
     expect(work.scopedEntriesVisited).toBe(2 * 30);
+  });
+});
+
+describe("the shared index of entries", () => {
+  it("numbers identifiers in order of first use and lists each one's entries in entry order", () => {
+    const capA = { identifier: "a" } as unknown as Capability;
+    const capB = { identifier: "b" } as unknown as Capability;
+    const entry = (identifier: string, allow?: unknown[] | null) =>
+      ({ identifier, allow, deny: undefined }) as unknown as PermissionEntry;
+    const entries = [
+      { capability: capA, entry: entry("x") },
+      { capability: capA, entry: entry("y", [{ path: "$APPDATA" }]) },
+      { capability: capA, entry: entry("x", null) },
+      { capability: capB, entry: entry("z") },
+      { capability: capB, entry: entry("y") },
+      { capability: capB, entry: entry("x", []) },
+    ];
+    const index = entryIdentifiers(entries);
+    expect(index.identifiers).toEqual(["x", "y", "z"]);
+    expect([...index.numberOf]).toEqual([0, 1, 0, 2, 1, 0]);
+    // x: entries 0, 2, 5; y: 1, 4; z: 3.
+    expect([...index.firstOfIdentifier]).toEqual([0, 3, 5, 6]);
+    expect([...index.byIdentifier]).toEqual([0, 2, 5, 1, 4, 3]);
+    // A null list is none; an empty one is a list.
+    expect([...index.scoped]).toEqual([1, 5]);
+    expect([...index.firstEntryOf]).toEqual([
+      [capA, 0],
+      [capB, 3],
+    ]);
   });
 });

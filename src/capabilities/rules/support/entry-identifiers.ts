@@ -49,6 +49,8 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
   const numberOf = new Int32Array(entries.length);
   const firstEntryOf = new Map<Capability, number>();
   const scoped: number[] = [];
+  /** Per identifier, how many entries name it: counted in the numbering walk, not in a walk of its own. */
+  const counts: number[] = [];
   let last: Capability | undefined;
   for (let i = 0; i < entries.length; i++) {
     const { capability, entry } = entries[i]!;
@@ -56,23 +58,31 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
       last = capability;
       if (!firstEntryOf.has(capability)) firstEntryOf.set(capability, i);
     }
-    let number = numbers.get(entry.identifier);
+    const identifier = entry.identifier;
+    let number = numbers.get(identifier);
     if (number === undefined) {
       number = identifiers.length;
-      numbers.set(entry.identifier, number);
-      identifiers.push(entry.identifier);
-    }
+      numbers.set(identifier, number);
+      identifiers.push(identifier);
+      counts.push(1);
+    } else counts[number]!++;
     numberOf[i] = number;
-    if (hasScopeList(entry)) scoped.push(i);
+    // Inline, not a call per entry: this walk runs once per run, mostly before it is optimised.
+    if (
+      (entry.allow !== undefined && entry.allow !== null) ||
+      (entry.deny !== undefined && entry.deny !== null)
+    )
+      scoped.push(i);
   }
   work.entriesNumbered += entries.length;
-  // The entries by identifier, counted then placed: two walks of the numbers, no list per identifier.
+  // The entries by identifier, placed by the counts: one more walk of the numbers, no list per identifier.
   const firstOfIdentifier = new Int32Array(identifiers.length + 1);
-  for (let i = 0; i < numberOf.length; i++) firstOfIdentifier[numberOf[i]! + 1]!++;
-  for (let n = 0; n < identifiers.length; n++) firstOfIdentifier[n + 1]! += firstOfIdentifier[n]!;
+  for (let n = 0; n < identifiers.length; n++)
+    firstOfIdentifier[n + 1] = firstOfIdentifier[n]! + counts[n]!;
   const next = firstOfIdentifier.slice(0, identifiers.length);
-  const byIdentifier = new Int32Array(numberOf.length);
-  for (let i = 0; i < numberOf.length; i++) byIdentifier[next[numberOf[i]!]!++] = i;
+  const length = numberOf.length;
+  const byIdentifier = new Int32Array(length);
+  for (let i = 0; i < length; i++) byIdentifier[next[numberOf[i]!]!++] = i;
   return {
     identifiers,
     numberOf,
@@ -81,13 +91,6 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
     firstOfIdentifier,
     byIdentifier,
   };
-}
-
-function hasScopeList(entry: PermissionEntry): boolean {
-  return (
-    (entry.allow !== undefined && entry.allow !== null) ||
-    (entry.deny !== undefined && entry.deny !== null)
-  );
 }
 
 /**
