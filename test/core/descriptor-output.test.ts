@@ -62,6 +62,25 @@ describe("DescriptorOutput (standard output written with fs.writeSync)", () => {
     expect(pipe.calls()).toBe(calls);
   });
 
+  it("writes on when the descriptor takes a write in parts, splitting characters, without the stream", () => {
+    // At most 4 bytes a call: "›" (3 bytes) and "é" (2) are cut between calls.
+    const taken: Buffer[] = [];
+    let made = 0;
+    const output = new DescriptorOutput(
+      1,
+      () => (made++, new RecordingStream()),
+      (_fd, data) => {
+        const part = Buffer.from(data).subarray(0, 4);
+        taken.push(part);
+        return part.length;
+      },
+    );
+    expect(output.write("a › b é ›\n")).toBe(true);
+    expect(Buffer.concat(taken).toString()).toBe("a › b é ›\n");
+    expect(taken.length).toBe(Math.ceil(Buffer.byteLength("a › b é ›\n") / 4));
+    expect(made).toBe(0);
+  });
+
   it("gives a write the descriptor refuses outright (EAGAIN) to the stream", () => {
     const pipe = pipeWithRoom(0);
     const stream = new RecordingStream();
