@@ -92,6 +92,39 @@ describe("every capability rule alone on real capability files", () => {
     );
     expect(one.ruleSteps).toBeGreaterThan(0);
   }, 120_000);
+
+  it("dead-scope names a finding's other dead commands from its capability's grants alone", async () => {
+    // `count` capabilities each granting shell execute and spawn without a scope: each grant is a
+    // finding, and each finding names the other dead commands its entry grants. Walking all of a
+    // command's grants for each finding (as dead-scope once did) is a factor near 16 here.
+    const steps = async (count: number) => {
+      const dir = path.join(work_dir, `unscoped-shell-${count}`, "src-tauri");
+      mkdirSync(path.join(dir, "capabilities"), { recursive: true });
+      writeFileSync(path.join(dir, "tauri.conf.json"), "{}");
+      for (let i = 0; i < count; i++)
+        writeFileSync(
+          path.join(dir, "capabilities", `c${i}.json`),
+          JSON.stringify({
+            identifier: `c${i}`,
+            windows: [`w${i}`],
+            permissions: ["shell:allow-execute", "shell:allow-spawn"],
+          }),
+        );
+      resetWork();
+      const result = await run(
+        ["check", "--app", dir, "--format", "compact", "--only", "dead-scope"],
+        work_dir,
+      );
+      expect(
+        result.stdout.split("\n").filter((line) => line.endsWith("[dead-scope]")),
+      ).toHaveLength(2 * count);
+      return work.ruleSteps;
+    };
+    const one = await steps(50);
+    const four = await steps(50 * GROWTH);
+    expect(one).toBeGreaterThan(0);
+    expect(four / one, `${one} → ${four}`).toBeLessThanOrEqual(BOUND);
+  }, 120_000);
 });
 
 describe("diff", () => {

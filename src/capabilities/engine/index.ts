@@ -16,7 +16,7 @@ export {
 } from "./model.js";
 export { expanderFor, expandIdentifier, MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "./expand.js";
 export { resolve, resolveAll, Resolution, type ModelToJudge } from "./resolve.js";
-export type { GrantLeaves } from "./platform-model.js";
+export { grantsWithin, type GrantLeaves } from "./platform-model.js";
 export { normalize, type NormalizedEntry, type NormalizedModel } from "./normalize.js";
 export {
   AccessMatrix,

@@ -25,6 +25,26 @@ export interface GrantLeaves {
   leaves: Int32Array;
 }
 
+/**
+ * Where a capability's grants are in a command's grants: `[from, to)` of `found`, given the
+ * capability's range of grant indices (`grantRange`). A capability's grants are one range of grant
+ * indices and a command's grants are in order, so a binary search finds the start: a lookup costs
+ * the capability's own grants, not all of the command's.
+ */
+export function grantsWithin(found: GrantLeaves, [first, end]: [number, number]): [number, number] {
+  const grants = found.grants;
+  let low = 0;
+  let high = grants.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (grants[mid]! < first) low = mid + 1;
+    else high = mid;
+  }
+  let stop = low;
+  while (stop < grants.length && grants[stop]! < end) stop++;
+  return [low, stop];
+}
+
 /** What a platform's view reads from the resolution of every platform (`Resolution` is one). */
 export interface PlatformSource {
   readonly catalog: Catalog;
@@ -146,19 +166,8 @@ export class ModelCore {
       : this.resolution.allowGrantsIn(command, global, this.bit);
     if (own) return this.entriesOf(command, own, 0, own.grants.length);
     const found = this.allowGrants(command);
-    const grants = found.grants;
-    // The capability's grants are one range of grant indices, and the grants are in order.
-    const [first, end] = this.resolution.grantRange(global);
-    let low = 0;
-    let high = grants.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (grants[mid]! < first) low = mid + 1;
-      else high = mid;
-    }
-    let stop = low;
-    while (stop < grants.length && grants[stop]! < end) stop++;
-    return this.entriesOf(command, found, low, stop);
+    const [from, to] = grantsWithin(found, this.resolution.grantRange(global));
+    return this.entriesOf(command, found, from, to);
   }
 
   entries(side: "allow" | "deny", command: string): ResolvedCommand[] {

@@ -2,6 +2,7 @@ import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import {
   expandIdentifier,
+  grantsWithin,
   type Context,
   type EntryProvenance,
   type GrantLeaves,
@@ -562,14 +563,16 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
     };
     /** Every dead command that grant `grantIndex`'s entry (at `path`) also grants, for the message, in the table's order. */
     const deadOf = (grantIndex: number, path: JsonPath): string[] => {
-      const [first, end] = resolution.grantRange(resolution.capabilityOfGrant(grantIndex));
+      const range = resolution.grantRange(resolution.capabilityOfGrant(grantIndex));
       return deadCommands.filter((command) => {
-        const { grants, leaves } = sitesOf(command);
-        for (let i = 0; i < grants.length; i++) {
-          const other = grants[i]!;
-          if (other < first || other >= end) continue;
+        const found = sitesOf(command);
+        // Only the capability's own grants: a walk of all the command's grants for each finding grew
+        // with the product of the two (an app of thousands of unscoped shell grants).
+        const [from, to] = grantsWithin(found, range);
+        for (let i = from; i < to; i++) {
           work.ruleSteps++;
-          if (samePath(resolution.sharedOf(other, leaves[i]!).provenance.path, path)) return true;
+          const shared = resolution.sharedOf(found.grants[i]!, found.leaves[i]!);
+          if (samePath(shared.provenance.path, path)) return true;
         }
         return false;
       });
