@@ -210,6 +210,74 @@ vm.Script = class extends Compiled {
   });
 });
 
+describe("V8's tier-up threshold", () => {
+  it("is raised for a run of the main bundle once its code cache is taken, and left alone elsewhere", () => {
+    // A preloaded module records each flag the bin sets, and whether the bundle was compiled by then.
+    const spy = path.join(mkdtempSync(path.join(tmpdir(), "caplint-tier-up-")), "spy.cjs");
+    writeFileSync(
+      spy,
+      `const vm = require("node:vm");
+const v8 = require("node:v8");
+let compiled = false;
+const Compiled = vm.Script;
+vm.Script = class extends Compiled {
+  constructor(source, options) {
+    super(source, options);
+    if (options?.cachedData) compiled = !this.cachedDataRejected;
+  }
+};
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => {
+  process.stderr.write("flag " + JSON.stringify({ flags, afterTheCache: compiled }) + "\\n");
+  return set(flags);
+};`,
+    );
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const flagsOf = (args: string[], nodeArgs: string[] = []) => {
+      const child = spawnSync(
+        process.execPath,
+        [...nodeArgs, path.join(ROOT, "bin/caplint.js"), ...args],
+        {
+          cwd: CLI,
+          encoding: "utf8",
+          env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)}` },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      // Nothing else on standard error: V8 prints a flag it does not know there.
+      expect(child.stderr.replace(/^flag .*\n/gm, "")).toBe("");
+      return [...child.stderr.matchAll(/^flag (.*)$/gm)].map(
+        (line) => JSON.parse(line[1]!) as { flags: string; afterTheCache: boolean },
+      );
+    };
+    const raised = {
+      "20": "--interrupt-budget=270336",
+      "22": "--invocation-count-for-turbofan=12000",
+      "24": "--invocation-count-for-turbofan=12000",
+    }[process.versions.node.split(".")[0]!];
+    const expected = raised === undefined ? [] : [{ flags: raised, afterTheCache: true }];
+    expect(flagsOf(["check", "forms"])).toEqual(expected);
+    expect(flagsOf(["check", "--format", "json", "forms/single.json"])).toEqual(expected);
+    expect(
+      flagsOf([
+        "events",
+        path.join(FIXTURES, "events/approval-lifecycle/valid/approval-approved.jsonl"),
+      ]),
+    ).toEqual(expected);
+    // The check bundle (named files) and the answers without a bundle keep V8's default.
+    expect(flagsOf(["check", "forms/single.json"])).toEqual([]);
+    expect(flagsOf(["--version"])).toEqual([]);
+    // A threshold given to node is the user's.
+    if (raised !== undefined) {
+      const name = raised.slice(0, raised.indexOf("="));
+      // Written with underscores, as V8 also reads it.
+      expect(
+        flagsOf(["check", "forms"], [`--${name.slice(2).replaceAll("-", "_")}=100000`]),
+      ).toEqual([]);
+    }
+  });
+});
+
 describe("reports that show no fix, data or group (findings made without them)", () => {
   it("print through the built bin what the in-process CLI prints, and stylish still groups", async () => {
     // 30 findings with a fix, data and a group.
