@@ -164,8 +164,10 @@ function raiseTierUpThreshold() {
   }[process.versions.node.split(".")[0]];
   if (flag === undefined) return;
   const [name, value] = flag;
-  // Given on node's command line (NODE_OPTIONS takes no such flag).
-  if (process.execArgv.some((arg) => arg.replaceAll("_", "-").startsWith(name))) return;
+  // Given on node's command line (NODE_OPTIONS takes no such flag), with dashes or underscores; another
+  // flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is not this one.
+  const given = (arg) => arg.replaceAll("_", "-").split("=")[0] === name;
+  if (process.execArgv.some(given)) return;
   require("node:v8").setFlagsFromString(`${name}=${value}`);
 }
 

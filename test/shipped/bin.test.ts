@@ -274,6 +274,11 @@ v8.setFlagsFromString = (flags) => {
       expect(
         flagsOf(["check", "forms"], [`--${name.slice(2).replaceAll("-", "_")}=100000`]),
       ).toEqual([]);
+      // Another flag of the same stem is not the threshold (Node 20's V8 has one).
+      if (name === "--interrupt-budget")
+        expect(
+          flagsOf(["check", "forms"], ["--interrupt-budget-for-feedback-allocation=940"]),
+        ).toEqual(expected);
     }
   });
 });
