@@ -154,7 +154,9 @@ cli.exports.main(io).then(async (code) => {
  * pool down to one thread (no core taken from the check) still level or faster (docs/performance.md,
  * session 32). node:v8 costs about 1 ms to load, so the check bundle (named files: an editor's or
  * pre-commit's few) leaves the default. A threshold given to node is kept; another Node version,
- * whose flags may differ (V8 prints an unknown one to standard error), is left as it is.
+ * whose flags may differ (V8 prints an unknown one to standard error), is left as it is. The flag is a
+ * counter V8 reads when it next weighs a function; the collector's flags, set the same way mid-run,
+ * crashed V8 here: none is set.
  */
 function raiseTierUpThreshold() {
   const flag = {
