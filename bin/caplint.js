@@ -145,25 +145,26 @@ cli.exports.main(io).then(async (code) => {
 
 /**
  * A run of the main bundle (an app's check, a query, events, mcp, the language server) asks V8 for four
- * times Node's default work before it compiles a function with TurboFan: Node 20's V8 tiers up by an
- * interrupt budget, Node 22's and 24's by a count of calls. Node's pool has four threads for V8's
- * background work; on two cores (a common CI runner) the compiles a short run asks for took the cores
- * from the check's own thread and the collector's helpers, and most paid back too late. On this
- * project's 2-core machine, wall time: 24 corpus copies 675 -> 553 ms, a 100-app monorepo 548 -> 417,
- * 2,000 generated files 306 -> 273, the demo app 122 -> 115; the 1M-event recording the same; with the
- * pool down to one thread (no core taken from the check) still level or faster (docs/performance.md,
- * session 32). node:v8 costs about 1 ms to load, so the check bundle (named files: an editor's or
- * pre-commit's few) leaves the default. A threshold given to node is kept; another Node version,
- * whose flags may differ (V8 prints an unknown one to standard error), is left as it is. The flag is a
- * counter V8 reads when it next weighs a function; the collector's flags, set the same way mid-run,
- * crashed V8 here: none is set.
+ * times Node's default work before it compiles a function with TurboFan: Node 20's V8 (11.3) tiers up
+ * by an interrupt budget, Node 22's and 24's (12.4, 13.6) by a count of calls. Node's pool has four
+ * threads for V8's background work; on two cores (a common CI runner) the compiles a short run asks for
+ * took the cores from the check's own thread and the collector's helpers, and most paid back too late.
+ * On this project's 2-core machine, wall time: 24 corpus copies 675 -> 553 ms, a 100-app monorepo
+ * 548 -> 417, 2,000 generated files 306 -> 273, the demo app 122 -> 115; the 1M-event recording the
+ * same; with the pool down to one thread (no core taken from the check) still level or faster
+ * (docs/performance.md, session 32). node:v8 costs about 1 ms to load, so the check bundle (named
+ * files: an editor's or pre-commit's few) leaves the default. A threshold given to node is kept; another V8, whose flags
+ * may differ (V8 prints an unknown one to standard error), is left as it is. The flag is a counter V8
+ * reads when it next weighs a function; the collector's flags, set the same way mid-run, crashed V8
+ * here: none is set.
  */
 function raiseTierUpThreshold() {
+  // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer V8.
   const flag = {
-    20: ["--interrupt-budget", 4 * 67584],
-    22: ["--invocation-count-for-turbofan", 4 * 3000],
-    24: ["--invocation-count-for-turbofan", 4 * 3000],
-  }[process.versions.node.split(".")[0]];
+    11.3: ["--interrupt-budget", 4 * 67584],
+    12.4: ["--invocation-count-for-turbofan", 4 * 3000],
+    13.6: ["--invocation-count-for-turbofan", 4 * 3000],
+  }[/^\d+\.\d+/.exec(process.versions.v8)?.[0]];
   if (flag === undefined) return;
   const [name, value] = flag;
   // Given on node's command line (NODE_OPTIONS takes no such flag), with dashes or underscores; another

@@ -250,11 +250,12 @@ v8.setFlagsFromString = (flags) => {
         (line) => JSON.parse(line[1]!) as { flags: string; afterTheCache: boolean },
       );
     };
+    // By V8's version (Node 20's, 22's and 24's).
     const raised = {
-      "20": "--interrupt-budget=270336",
-      "22": "--invocation-count-for-turbofan=12000",
-      "24": "--invocation-count-for-turbofan=12000",
-    }[process.versions.node.split(".")[0]!];
+      "11.3": "--interrupt-budget=270336",
+      "12.4": "--invocation-count-for-turbofan=12000",
+      "13.6": "--invocation-count-for-turbofan=12000",
+    }[/^\d+\.\d+/.exec(process.versions.v8)![0]];
     const expected = raised === undefined ? [] : [{ flags: raised, afterTheCache: true }];
     expect(flagsOf(["check", "forms"])).toEqual(expected);
     expect(flagsOf(["check", "--format", "json", "forms/single.json"])).toEqual(expected);
