@@ -78,8 +78,10 @@ if (argv[0] === "mcp" && argv.includes("--stdio")) {
 const script = compiledWithTheCacheFlags(
   () => new vm.Script(source, { filename: bundle, cachedData }),
 );
-// The cache is taken (V8 flags are part of its key): the tier-up threshold may change from here on.
-if (bundle === main) raiseTierUpThreshold();
+// The cache is taken (V8 flags are part of its key): the tier-up threshold may change from here on,
+// except in a run that may talk to a live tool server, which compiles the MCP SDK's chunk later from
+// a code cache of its own (scripts/bundle.mjs), made under V8's defaults.
+if (bundle === main && !argv.includes("mcp")) raiseTierUpThreshold();
 const cli = { exports: {} };
 script.runInThisContext()(
   cli.exports,
@@ -144,7 +146,7 @@ cli.exports.main(io).then(async (code) => {
 });
 
 /**
- * A run of the main bundle (an app's check, a query, events, mcp, the language server) asks V8 for four
+ * A run of the main bundle (an app's check, a query, events, the language server) asks V8 for four
  * times Node's default work before it compiles a function with TurboFan: Node 20's V8 (11.3) tiers up
  * by an interrupt budget, Node 22's and 24's (12.4, 13.6) by a count of calls. Node's pool has four
  * threads for V8's background work; on two cores (a common CI runner) the compiles a short run asks for

@@ -223,7 +223,10 @@ const Compiled = vm.Script;
 vm.Script = class extends Compiled {
   constructor(source, options) {
     super(source, options);
-    if (options?.cachedData) compiled = !this.cachedDataRejected;
+    if (options?.cachedData) {
+      compiled = !this.cachedDataRejected;
+      process.stderr.write("cache " + JSON.stringify({ file: require("node:path").basename(options.filename), taken: compiled }) + "\\n");
+    }
   }
 };
 const set = v8.setFlagsFromString;
@@ -245,7 +248,12 @@ v8.setFlagsFromString = (flags) => {
       );
       expect(child.status, child.stderr).toBe(0);
       // Nothing else on standard error: V8 prints a flag it does not know there.
-      expect(child.stderr.replace(/^flag .*\n/gm, "")).toBe("");
+      expect(child.stderr.replace(/^(flag|cache) .*\n/gm, "")).toBe("");
+      // Every code cache of the run is taken, those compiled after the flag too (a V8 flag given to
+      // node makes V8 refuse every cache, as it should).
+      if (nodeArgs.length === 0)
+        for (const line of child.stderr.matchAll(/^cache (.*)$/gm))
+          expect(JSON.parse(line[1]!), line[1]).toMatchObject({ taken: true });
       return [...child.stderr.matchAll(/^flag (.*)$/gm)].map(
         (line) => JSON.parse(line[1]!) as { flags: string; afterTheCache: boolean },
       );
@@ -267,6 +275,18 @@ v8.setFlagsFromString = (flags) => {
     ).toEqual(expected);
     // The check bundle (named files) and the answers without a bundle keep V8's default.
     expect(flagsOf(["check", "forms/single.json"])).toEqual([]);
+    // So does a run that may reach a live tool server: the MCP SDK's chunk is compiled later, from a
+    // code cache made under V8's defaults.
+    expect(
+      flagsOf([
+        "mcp",
+        "--stdio",
+        "--",
+        process.execPath,
+        path.join(FIXTURES, "mcp/good-server.mjs"),
+      ]),
+    ).toEqual([]);
+    expect(flagsOf(["mcp", path.join(FIXTURES, "mcp/dumps/good.json")])).toEqual([]);
     expect(flagsOf(["--version"])).toEqual([]);
     // A threshold given to node is the user's.
     if (raised !== undefined) {
