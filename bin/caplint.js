@@ -73,15 +73,17 @@ if (argv[0] === "mcp" && argv.includes("--stdio")) {
   liveServer?.startEarly(argv);
 }
 
+/** The tier-up threshold {@link raiseTierUpThreshold} set, and its default; undefined while V8 has its own. */
+let tierUp;
 // The bundle is written wrapped as a CommonJS module body (scripts/bundle.mjs): compiled as read, the
 // source is one flat string, where Module.wrap's concatenation made V8 copy all 2.3 MB once more.
 const script = compiledWithTheCacheFlags(
   () => new vm.Script(source, { filename: bundle, cachedData }),
 );
-// The cache is taken (V8 flags are part of its key): the tier-up threshold may change from here on,
-// except in a run that may talk to a live tool server, which compiles the MCP SDK's chunk later from
-// a code cache of its own (scripts/bundle.mjs), made under V8's defaults.
-if (bundle === main && !argv.includes("mcp")) raiseTierUpThreshold();
+// A live tool server's run compiles the MCP SDK's chunk later, from a code cache of its own: the chunk
+// reads it through the same function (scripts/bundle.mjs), under the flags the build made it with.
+globalThis[Symbol.for("caplint.compiledWithTheCacheFlags")] = compiledWithTheCacheFlags;
+if (bundle === main) raiseTierUpThreshold();
 const cli = { exports: {} };
 script.runInThisContext()(
   cli.exports,
@@ -146,7 +148,7 @@ cli.exports.main(io).then(async (code) => {
 });
 
 /**
- * A run of the main bundle (an app's check, a query, events, the language server) asks V8 for four
+ * A run of the main bundle (an app's check, a query, events, mcp, the language server) asks V8 for four
  * times Node's default work before it compiles a function with TurboFan: Node 20's V8 (11.3) tiers up
  * by an interrupt budget, Node 22's and 24's (12.4, 13.6) by a count of calls. Node's pool has four
  * threads for V8's background work; on two cores (a common CI runner) the compiles a short run asks for
@@ -161,19 +163,21 @@ cli.exports.main(io).then(async (code) => {
  * here: none is set.
  */
 function raiseTierUpThreshold() {
-  // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer V8.
+  // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer
+  // V8. Each with its default.
   const flag = {
-    11.3: ["--interrupt-budget", 4 * 67584],
-    12.4: ["--invocation-count-for-turbofan", 4 * 3000],
-    13.6: ["--invocation-count-for-turbofan", 4 * 3000],
+    11.3: ["--interrupt-budget", 67584],
+    12.4: ["--invocation-count-for-turbofan", 3000],
+    13.6: ["--invocation-count-for-turbofan", 3000],
   }[/^\d+\.\d+/.exec(process.versions.v8)?.[0]];
   if (flag === undefined) return;
-  const [name, value] = flag;
+  const [name, byDefault] = flag;
   // Given on node's command line (NODE_OPTIONS takes no such flag), with dashes or underscores; another
   // flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is not this one.
   const given = (arg) => arg.replaceAll("_", "-").split("=")[0] === name;
   if (process.execArgv.some(given)) return;
-  require("node:v8").setFlagsFromString(`${name}=${value}`);
+  tierUp = { name, byDefault, raised: 4 * byDefault };
+  require("node:v8").setFlagsFromString(`${name}=${tierUp.raised}`);
 }
 
 /**
@@ -293,24 +297,28 @@ function filesCheck(args) {
  * check 1.5x the instructions). V8 reads the heap sizes only when it makes a heap (the main thread's,
  * made already, or a worker's), and no bytecode depends on them, so they are set back to their
  * defaults while the cache is read and restored at once: the heap keeps the size asked for, and a
- * worker would get it too. Any other V8 flag still makes V8 compile from source, as before. caplint
- * writes no cache for a flag set of its own (docs/security.md).
+ * worker would get it too. So is the tier-up threshold the bin raised once the bundle's cache was
+ * taken, for a chunk read later (the MCP SDK's): V8 reads it only when it weighs a function. Any other
+ * V8 flag still makes V8 compile from source, as before. caplint writes no cache for a flag set of its
+ * own (docs/security.md).
  */
 function compiledWithTheCacheFlags(compile) {
-  const given = new Map();
+  // Each flag to set back: its name, its default, the value to restore.
+  const changed = [];
   for (const arg of [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv]) {
     const heapSize = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(
       arg,
     );
-    if (heapSize) given.set(heapSize[1].replaceAll("_", "-"), heapSize[2]);
+    if (heapSize) changed.push([`--${heapSize[1].replaceAll("_", "-")}`, 0, heapSize[2]]);
   }
-  if (given.size === 0) return compile();
+  if (tierUp) changed.push([tierUp.name, tierUp.byDefault, tierUp.raised]);
+  if (changed.length === 0) return compile();
   // node:v8 (and the stream modules it loads) is compiled from source here: Node's own code cache is refused under these flags too.
   const v8 = require("node:v8");
-  for (const name of given.keys()) v8.setFlagsFromString(`--${name}=0`);
+  for (const [name, byDefault] of changed) v8.setFlagsFromString(`${name}=${byDefault}`);
   try {
     return compile();
   } finally {
-    for (const [name, value] of given) v8.setFlagsFromString(`--${name}=${value}`);
+    for (const [name, , value] of changed) v8.setFlagsFromString(`${name}=${value}`);
   }
 }

@@ -201,7 +201,10 @@ const vm = require("node:vm");
 const file = path.join(__dirname, ${JSON.stringify(MCP_SDK_CHUNK)});
 let cachedData;
 try { cachedData = readFileSync(file + ".cache"); } catch {}
-const script = new vm.Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+// Under the flags the build made the cache with, as the bin reads the bundle's (bin/caplint.js); a
+// bundle run without the bin compiles as it is.
+const compiled = globalThis[Symbol.for("caplint.compiledWithTheCacheFlags")] ?? ((compile) => compile());
+const script = compiled(() => new vm.Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData }));
 const chunk = { exports: {} };
 script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path.dirname(file));
 module.exports = chunk.exports;`,
