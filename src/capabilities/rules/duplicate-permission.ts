@@ -1,7 +1,7 @@
 import { removeArrayItem } from "../../core/fix/edits.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { PermissionEntry } from "../model/types.js";
-import { capabilityStart, entryIdentifiers } from "./support/entry-identifiers.js";
+import { capabilityStart, entryIdentifiers, hasScopeList } from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -38,7 +38,7 @@ export default defineRule({
         let first: number | undefined;
         const number = start === undefined ? -1 : index.numberOf[start + e]!;
         const spelled = number >= 0 ? spelling.numberOf[number]! : -1;
-        if (spelled >= 0 && !isScoped(entry)) {
+        if (spelled >= 0 && !hasScopeList(entry)) {
           if (seenIn[spelled] !== c) {
             seenIn[spelled] = c;
             firstIndex[spelled] = e;
@@ -48,7 +48,7 @@ export default defineRule({
         } else {
           const identifier =
             number >= 0 ? spelling.texts[number]! : catalog.spellIdentifier(entry.identifier);
-          const key = isScoped(entry) ? scopedKey(entry, identifier) : identifier;
+          const key = hasScopeList(entry) ? scopedKey(entry, identifier) : identifier;
           first = firstAt.get(key);
           if (first === undefined) {
             firstAt.set(key, e);
@@ -93,13 +93,6 @@ function spellingNumbers(
     numberOf[n] = number;
   }
   return { texts, numberOf, count: numbers.size };
-}
-
-function isScoped(entry: PermissionEntry): boolean {
-  return (
-    (entry.allow !== undefined && entry.allow !== null) ||
-    (entry.deny !== undefined && entry.deny !== null)
-  );
 }
 
 /**

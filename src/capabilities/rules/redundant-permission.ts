@@ -2,7 +2,12 @@ import { removeArrayItem } from "../../core/fix/edits.js";
 import { expanderFor, expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
 import { TARGETS, type Capability, type PermissionEntry } from "../model/types.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { capabilityStart, entryIdentifiers, identifierPath } from "./support/entry-identifiers.js";
+import {
+  capabilityStart,
+  entryIdentifiers,
+  hasScopeList,
+  identifierPath,
+} from "./support/entry-identifiers.js";
 import { defineRule } from "./types.js";
 import { work } from "../work.js";
 
@@ -93,7 +98,7 @@ export default defineRule({
       const start = capabilityStart(index, entryList, capability);
       for (let e = 0; e < entries.length; e++) {
         const entry = entries[e]!;
-        if (hasScope(entry)) continue;
+        if (hasScopeList(entry)) continue;
         let known: Granted;
         if (start === undefined) known = grantedOf(entry.identifier);
         else {
@@ -354,11 +359,4 @@ function activePlatforms(capability: Capability): readonly number[] {
         break;
       }
   return active;
-}
-
-function hasScope(entry: PermissionEntry): boolean {
-  return (
-    (entry.allow !== undefined && entry.allow !== null) ||
-    (entry.deny !== undefined && entry.deny !== null)
-  );
 }

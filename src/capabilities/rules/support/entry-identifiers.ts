@@ -67,12 +67,7 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
       counts.push(1);
     } else counts[number]!++;
     numberOf[i] = number;
-    // Inline, not a call per entry: this walk runs once per run, mostly before it is optimised.
-    if (
-      (entry.allow !== undefined && entry.allow !== null) ||
-      (entry.deny !== undefined && entry.deny !== null)
-    )
-      scoped.push(i);
+    if (hasScopeList(entry)) scoped.push(i);
   }
   work.entriesNumbered += entries.length;
   // The entries by identifier, placed by the counts: one more walk of the numbers, no list per identifier.
@@ -91,6 +86,14 @@ function numberIdentifiers(entries: Entries): EntryIdentifiers {
     firstOfIdentifier,
     byIdentifier,
   };
+}
+
+/** Whether an entry carries an `allow` or `deny` list of its own (an empty one counts). */
+export function hasScopeList(entry: PermissionEntry): boolean {
+  return (
+    (entry.allow !== undefined && entry.allow !== null) ||
+    (entry.deny !== undefined && entry.deny !== null)
+  );
 }
 
 /**
