@@ -157,14 +157,14 @@ cli.exports.main(io).then(async (code) => {
  * 548 -> 417, 2,000 generated files 306 -> 273, the demo app 122 -> 115; the 1M-event recording the
  * same; with the pool down to one thread (no core taken from the check) still level or faster
  * (docs/performance.md, session 32). node:v8 costs about 1 ms to load, so the check bundle (named
- * files: an editor's or pre-commit's few) leaves the default. A threshold given to node is kept; another V8, whose flags
- * may differ (V8 prints an unknown one to standard error), is left as it is. The flag is a counter V8
- * reads when it next weighs a function; the collector's flags, set the same way mid-run, crashed V8
- * here: none is set.
+ * files: an editor's or pre-commit's few) leaves the default. A threshold given to node is kept;
+ * another V8, whose flags may differ (V8 prints an unknown one to standard error), is left as it is.
+ * The flag is a counter V8 reads when it next weighs a function; the collector's flags, set the same
+ * way mid-run, crashed V8 here: none is set.
  */
 function raiseTierUpThreshold() {
   // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer
-  // V8. Each with its default.
+  // V8. Each flag with V8's default.
   const flag = {
     11.3: ["--interrupt-budget", 67584],
     12.4: ["--invocation-count-for-turbofan", 3000],
