@@ -73,8 +73,8 @@ if (argv[0] === "mcp" && argv.includes("--stdio")) {
   liveServer?.startEarly(argv);
 }
 
-/** The tier-up threshold {@link raiseTierUpThreshold} set, and its default; undefined while V8 has its own. */
-let tierUp;
+/** The V8 flags {@link tuneTheOptimizer} set, each as V8 reads it and as V8's default: empty while V8 has its own. */
+const optimizerFlags = [];
 // The bundle is written wrapped as a CommonJS module body (scripts/bundle.mjs): compiled as read, the
 // source is one flat string, where Module.wrap's concatenation made V8 copy all 2.3 MB once more.
 const script = compiledWithTheCacheFlags(
@@ -83,7 +83,7 @@ const script = compiledWithTheCacheFlags(
 // A live tool server's run compiles the MCP SDK's chunk later, from a code cache of its own: the chunk
 // reads it through the same function (scripts/bundle.mjs), under the flags the build made it with.
 globalThis[Symbol.for("caplint.compiledWithTheCacheFlags")] = compiledWithTheCacheFlags;
-if (bundle === main) raiseTierUpThreshold();
+if (bundle === main) tuneTheOptimizer(argv);
 const cli = { exports: {} };
 script.runInThisContext()(
   cli.exports,
@@ -156,28 +156,45 @@ cli.exports.main(io).then(async (code) => {
  * On this project's 2-core machine, wall time: 24 corpus copies 675 -> 553 ms, a 100-app monorepo
  * 548 -> 417, 2,000 generated files 306 -> 273, the demo app 122 -> 115; the 1M-event recording the
  * same; with the pool down to one thread (no core taken from the check) still level or faster
- * (docs/performance.md, session 32). node:v8 costs about 1 ms to load, so the check bundle (named
- * files: an editor's or pre-commit's few) leaves the default. A threshold given to node is kept;
- * another V8, whose flags may differ (V8 prints an unknown one to standard error), is left as it is.
- * The flag is a counter V8 reads when it next weighs a function; the collector's flags, set the same
- * way mid-run, crashed V8 here: none is set.
+ * (docs/performance.md, session 32).
+ * A run over an app's capabilities (a check, a query) also compiles without TurboFan's inlining: its
+ * hot functions are many and each runs briefly, so inlining made every compile larger for code that
+ * ran little after it. 24 corpus copies 609 -> 594 ms (CPU 840 -> 770), 2,000 generated files 320 ->
+ * 302, the matrix of 5,000 capabilities 337 -> 313, with the pool of one thread too; 1,000 URL
+ * patterns at the length bound +3 %, a one-copy app and the demo app level (session 33). Events, mcp
+ * and the language server keep it: the recordings' hot loops are few and long (300,000 bad lines
+ * +5 % without it), and the server runs for hours.
+ * node:v8 costs about 1 ms to load, so the check bundle (named files: an editor's or pre-commit's
+ * few) leaves V8's defaults. A flag given to node is kept; another V8, whose flags may differ (V8
+ * prints an unknown one to standard error), is left as it is. Each flag is read when V8 next weighs or
+ * starts compiling a function; the collector's flags, set the same way mid-run, crashed V8 here: none
+ * is set.
  */
-function raiseTierUpThreshold() {
+function tuneTheOptimizer(args) {
   // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer
-  // V8. Each flag with V8's default.
-  const flag = {
+  // V8. The threshold's flag with V8's default.
+  const threshold = {
     11.3: ["--interrupt-budget", 67584],
     12.4: ["--invocation-count-for-turbofan", 3000],
     13.6: ["--invocation-count-for-turbofan", 3000],
   }[/^\d+\.\d+/.exec(process.versions.v8)?.[0]];
-  if (flag === undefined) return;
-  const [name, byDefault] = flag;
-  // Given on node's command line (NODE_OPTIONS takes no such flag), with dashes or underscores; another
-  // flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is not this one.
-  const given = (arg) => arg.replaceAll("_", "-").split("=")[0] === name;
-  if (process.execArgv.some(given)) return;
-  tierUp = { name, byDefault, raised: 4 * byDefault };
-  require("node:v8").setFlagsFromString(`${name}=${tierUp.raised}`);
+  if (threshold === undefined) return;
+  // Given on node's command line (NODE_OPTIONS takes no V8 flag), with dashes or underscores, a boolean
+  // one also negated; another flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is
+  // not the one.
+  const given = (name) =>
+    process.execArgv.some((arg) => {
+      const stem = arg.replaceAll("_", "-").split("=")[0];
+      return stem === name || stem === name.replace(/^--/, "--no-");
+    });
+  const [name, byDefault] = threshold;
+  if (!given(name))
+    optimizerFlags.push({ set: `${name}=${4 * byDefault}`, byDefault: `${name}=${byDefault}` });
+  if (!["events", "mcp", "lsp"].includes(args[0]) && !given("--turbo-inlining"))
+    optimizerFlags.push({ set: "--no-turbo-inlining", byDefault: "--turbo-inlining" });
+  if (optimizerFlags.length === 0) return;
+  const v8 = require("node:v8");
+  for (const flag of optimizerFlags) v8.setFlagsFromString(flag.set);
 }
 
 /**
@@ -297,28 +314,30 @@ function filesCheck(args) {
  * check 1.5x the instructions). V8 reads the heap sizes only when it makes a heap (the main thread's,
  * made already, or a worker's), and no bytecode depends on them, so they are set back to their
  * defaults while the cache is read and restored at once: the heap keeps the size asked for, and a
- * worker would get it too. So is the tier-up threshold the bin raised once the bundle's cache was
- * taken, for a chunk read later (the MCP SDK's): V8 reads it only when it weighs a function. Any other
- * V8 flag still makes V8 compile from source, as before. caplint writes no cache for a flag set of its
+ * worker would get it too. So are the optimizer's flags the bin set once the bundle's cache was taken,
+ * for a chunk read later (the MCP SDK's): V8 reads them only when it weighs or compiles a function.
+ * Any other V8 flag still makes V8 compile from source, as before. caplint writes no cache for a flag set of its
  * own (docs/security.md).
  */
 function compiledWithTheCacheFlags(compile) {
-  // Each flag to set back: its name, its default, the value to restore.
-  const changed = [];
+  // Each flag to set back: as V8's default, and as it is to be restored.
+  const changed = [...optimizerFlags];
   for (const arg of [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv]) {
     const heapSize = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(
       arg,
     );
-    if (heapSize) changed.push([`--${heapSize[1].replaceAll("_", "-")}`, 0, heapSize[2]]);
+    if (heapSize) {
+      const name = `--${heapSize[1].replaceAll("_", "-")}`;
+      changed.push({ set: `${name}=${heapSize[2]}`, byDefault: `${name}=0` });
+    }
   }
-  if (tierUp) changed.push([tierUp.name, tierUp.byDefault, tierUp.raised]);
   if (changed.length === 0) return compile();
   // node:v8 (and the stream modules it loads) is compiled from source here: Node's own code cache is refused under these flags too.
   const v8 = require("node:v8");
-  for (const [name, byDefault] of changed) v8.setFlagsFromString(`${name}=${byDefault}`);
+  for (const flag of changed) v8.setFlagsFromString(flag.byDefault);
   try {
     return compile();
   } finally {
-    for (const [name, , value] of changed) v8.setFlagsFromString(`${name}=${value}`);
+    for (const flag of changed) v8.setFlagsFromString(flag.set);
   }
 }

@@ -210,8 +210,8 @@ vm.Script = class extends Compiled {
   });
 });
 
-describe("V8's tier-up threshold", () => {
-  it("is raised for a run of the main bundle once its code cache is taken, and left alone elsewhere", () => {
+describe("V8's optimizer flags", () => {
+  it("raise the tier-up threshold for a run of the main bundle once its code cache is taken, drop inlining for a run over capabilities, and are left alone elsewhere", () => {
     // A preloaded module records each flag the bin sets, and whether the bundle was compiled by then.
     const spy = path.join(mkdtempSync(path.join(tmpdir(), "caplint-tier-up-")), "spy.cjs");
     writeFileSync(
@@ -236,7 +236,7 @@ v8.setFlagsFromString = (flags) => {
 };`,
     );
     const { NODE_OPTIONS: _, ...env } = process.env;
-    const flagsOf = (args: string[], nodeArgs: string[] = [], nodeOptions = "") => {
+    const flagsOf = (args: string[], nodeArgs: string[] = [], nodeOptions = "", status = 0) => {
       const child = spawnSync(
         process.execPath,
         [...nodeArgs, path.join(ROOT, "bin/caplint.js"), ...args],
@@ -246,7 +246,7 @@ v8.setFlagsFromString = (flags) => {
           env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)} ${nodeOptions}` },
         },
       );
-      expect(child.status, child.stderr).toBe(0);
+      expect(child.status, child.stderr).toBe(status);
       // Nothing else on standard error: V8 prints a flag it does not know there.
       expect(child.stderr.replace(/^(flag|cache) .*\n/gm, "")).toBe("");
       // Every code cache of the run is taken, those compiled after the flag too (a V8 flag given to
@@ -265,8 +265,17 @@ v8.setFlagsFromString = (flags) => {
       "13.6": "--invocation-count-for-turbofan=12000",
     }[/^\d+\.\d+/.exec(process.versions.v8)![0]];
     const expected = raised === undefined ? [] : [{ flags: raised, afterTheCache: true }];
-    expect(flagsOf(["check", "forms"])).toEqual(expected);
-    expect(flagsOf(["check", "--format", "json", "forms/single.json"])).toEqual(expected);
+    // A run over an app's capabilities (a check, a query) compiles without TurboFan's inlining too.
+    const overCapabilities =
+      raised === undefined
+        ? []
+        : [...expected, { flags: "--no-turbo-inlining", afterTheCache: true }];
+    expect(flagsOf(["check", "forms"])).toEqual(overCapabilities);
+    expect(flagsOf(["check", "--format", "json", "forms/single.json"])).toEqual(overCapabilities);
+    expect(flagsOf(["matrix", "forms", "--format", "json"])).toEqual(overCapabilities);
+    // Recordings, tool servers and the language server keep it (which, its input ended without a
+    // shutdown request, exits 1 as the protocol says).
+    expect(flagsOf(["lsp", "--stdio"], [], "", 1)).toEqual(expected);
     expect(
       flagsOf([
         "events",
@@ -296,18 +305,25 @@ v8.setFlagsFromString = (flags) => {
     // The check bundle (named files) and the answers without a bundle keep V8's default.
     expect(flagsOf(["check", "forms/single.json"])).toEqual([]);
     expect(flagsOf(["--version"])).toEqual([]);
-    // A threshold given to node is the user's.
+    // A flag given to node is the user's.
     if (raised !== undefined) {
       const name = raised.slice(0, raised.indexOf("="));
+      // A V8 flag given to node at other than its default makes V8 refuse the cache: the bundle was
+      // compiled from source before the flags were set.
+      const fromSource = (flags: string[]) =>
+        flags.map((flag) => ({ flags: flag, afterTheCache: false }));
       // Written with underscores, as V8 also reads it.
       expect(
         flagsOf(["check", "forms"], [`--${name.slice(2).replaceAll("-", "_")}=100000`]),
-      ).toEqual([]);
-      // Another flag of the same stem is not the threshold (Node 20's V8 has one).
+      ).toEqual(fromSource(["--no-turbo-inlining"]));
+      // Inlining asked for (V8's default: the cache is taken), or off already.
+      expect(flagsOf(["check", "forms"], ["--turbo-inlining"])).toEqual(expected);
+      expect(flagsOf(["check", "forms"], ["--no_turbo_inlining"])).toEqual(fromSource([raised]));
+      // Another flag of the same stem is not the threshold (Node 20's V8 has one; 940 is its default).
       if (name === "--interrupt-budget")
         expect(
           flagsOf(["check", "forms"], ["--interrupt-budget-for-feedback-allocation=940"]),
-        ).toEqual(expected);
+        ).toEqual(overCapabilities);
     }
   });
 });
