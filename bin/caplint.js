@@ -316,8 +316,8 @@ function filesCheck(args) {
  * defaults while the cache is read and restored at once: the heap keeps the size asked for, and a
  * worker would get it too. So are the optimizer's flags the bin set once the bundle's cache was taken,
  * for a chunk read later (the MCP SDK's): V8 reads them only when it weighs or compiles a function.
- * Any other V8 flag still makes V8 compile from source, as before. caplint writes no cache for a flag set of its
- * own (docs/security.md).
+ * Any other V8 flag still makes V8 compile from source, as before. caplint writes no cache for a flag
+ * set of its own (docs/security.md).
  */
 function compiledWithTheCacheFlags(compile) {
   // Each flag to set back: as V8's default, and as it is to be restored.
