@@ -157,41 +157,42 @@ cli.exports.main(io).then(async (code) => {
  * 548 -> 417, 2,000 generated files 306 -> 273, the demo app 122 -> 115; the 1M-event recording the
  * same; with the pool down to one thread (no core taken from the check) still level or faster
  * (docs/performance.md, session 32).
- * A run over an app's capabilities (a check, a query) also compiles without TurboFan's inlining: its
- * hot functions are many and each runs briefly, so inlining made every compile larger for code that
- * ran little after it. 24 corpus copies 609 -> 594 ms (CPU 840 -> 770), 2,000 generated files 320 ->
- * 302, the matrix of 5,000 capabilities 337 -> 313, with the pool of one thread too; 1,000 URL
- * patterns at the length bound +3 %, a one-copy app and the demo app level (session 33). Events, mcp
- * and the language server keep it: the recordings' hot loops are few and long (300,000 bad lines
- * +5 % without it), and the server runs for hours.
+ * On Node 20, a run over an app's capabilities (a check, a query) also inlines only small functions
+ * (bytecode up to 60 bytes, V8's default 460): its hot functions are many and each runs briefly, so
+ * large inlines made every compile larger for code that ran little after it. 24 corpus copies and
+ * 2,000 generated files 3-6 % faster, CPU 8-13 % lower, with the pool of one thread too; 1,000 URL
+ * patterns at the length bound level, where no inlining at all was 3-4 % slower (session 33). Events,
+ * mcp and the language server keep V8's budget: a recording's hot loops are few and long (300,000 bad
+ * lines +10 % with it), and the server runs for hours. On Node 22 and 24, whose V8 has a middle tier
+ * (Maglev), the same budget read -5 to +3.5 %: not set.
  * node:v8 costs about 1 ms to load, so the check bundle (named files: an editor's or pre-commit's
  * few) leaves V8's defaults. A flag given to node is kept; another V8, whose flags may differ (V8
- * prints an unknown one to standard error), is left as it is. Each flag is read when V8 next weighs or
- * starts compiling a function; the collector's flags, set the same way mid-run, crashed V8 here: none
- * is set.
+ * prints an unknown one to standard error), is left as it is. Each flag is a number V8 reads when it
+ * next weighs or starts compiling a function; the collector's flags, set the same way mid-run, crashed
+ * V8 here: none is set.
  */
 function tuneTheOptimizer(args) {
   // By V8's version, not Node's: Electron's Node 20 (an editor running the language server) has a newer
-  // V8. The threshold's flag with V8's default.
-  const threshold = {
-    11.3: ["--interrupt-budget", 67584],
-    12.4: ["--invocation-count-for-turbofan", 3000],
-    13.6: ["--invocation-count-for-turbofan", 3000],
+  // V8. Each flag with V8's default.
+  const tuning = {
+    11.3: {
+      threshold: ["--interrupt-budget", 67584],
+      inlining: ["--max-inlined-bytecode-size", 460],
+    },
+    12.4: { threshold: ["--invocation-count-for-turbofan", 3000] },
+    13.6: { threshold: ["--invocation-count-for-turbofan", 3000] },
   }[/^\d+\.\d+/.exec(process.versions.v8)?.[0]];
-  if (threshold === undefined) return;
-  // Given on node's command line (NODE_OPTIONS takes no V8 flag), with dashes or underscores, a boolean
-  // one also negated; another flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is
-  // not the one.
+  if (tuning === undefined) return;
+  // Given on node's command line (NODE_OPTIONS takes no V8 flag), with dashes or underscores; another
+  // flag of the same stem (`--interrupt-budget-for-feedback-allocation`) is not the one.
   const given = (name) =>
-    process.execArgv.some((arg) => {
-      const stem = arg.replaceAll("_", "-").split("=")[0];
-      return stem === name || stem === name.replace(/^--/, "--no-");
-    });
-  const [name, byDefault] = threshold;
-  if (!given(name))
-    optimizerFlags.push({ set: `${name}=${4 * byDefault}`, byDefault: `${name}=${byDefault}` });
-  if (!["events", "mcp", "lsp"].includes(args[0]) && !given("--turbo-inlining"))
-    optimizerFlags.push({ set: "--no-turbo-inlining", byDefault: "--turbo-inlining" });
+    process.execArgv.some((arg) => arg.replaceAll("_", "-").split("=")[0] === name);
+  const set = ([name, byDefault], value) => {
+    if (!given(name))
+      optimizerFlags.push({ set: `${name}=${value}`, byDefault: `${name}=${byDefault}` });
+  };
+  set(tuning.threshold, 4 * tuning.threshold[1]);
+  if (tuning.inlining && !["events", "mcp", "lsp"].includes(args[0])) set(tuning.inlining, 60);
   if (optimizerFlags.length === 0) return;
   const v8 = require("node:v8");
   for (const flag of optimizerFlags) v8.setFlagsFromString(flag.set);

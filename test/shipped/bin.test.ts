@@ -265,11 +265,11 @@ v8.setFlagsFromString = (flags) => {
       "13.6": "--invocation-count-for-turbofan=12000",
     }[/^\d+\.\d+/.exec(process.versions.v8)![0]];
     const expected = raised === undefined ? [] : [{ flags: raised, afterTheCache: true }];
-    // A run over an app's capabilities (a check, a query) compiles without TurboFan's inlining too.
+    // On Node 20, a run over an app's capabilities (a check, a query) inlines only small functions too.
+    const budget =
+      raised === "--interrupt-budget=270336" ? "--max-inlined-bytecode-size=60" : undefined;
     const overCapabilities =
-      raised === undefined
-        ? []
-        : [...expected, { flags: "--no-turbo-inlining", afterTheCache: true }];
+      budget === undefined ? expected : [...expected, { flags: budget, afterTheCache: true }];
     expect(flagsOf(["check", "forms"])).toEqual(overCapabilities);
     expect(flagsOf(["check", "--format", "json", "forms/single.json"])).toEqual(overCapabilities);
     expect(flagsOf(["matrix", "forms", "--format", "json"])).toEqual(overCapabilities);
@@ -315,10 +315,14 @@ v8.setFlagsFromString = (flags) => {
       // Written with underscores, as V8 also reads it.
       expect(
         flagsOf(["check", "forms"], [`--${name.slice(2).replaceAll("-", "_")}=100000`]),
-      ).toEqual(fromSource(["--no-turbo-inlining"]));
-      // Inlining asked for (V8's default: the cache is taken), or off already.
-      expect(flagsOf(["check", "forms"], ["--turbo-inlining"])).toEqual(expected);
-      expect(flagsOf(["check", "forms"], ["--no_turbo_inlining"])).toEqual(fromSource([raised]));
+      ).toEqual(fromSource(budget === undefined ? [] : [budget]));
+      if (budget !== undefined) {
+        // A budget given, at V8's default (the cache is taken) or not.
+        expect(flagsOf(["check", "forms"], ["--max-inlined-bytecode-size=460"])).toEqual(expected);
+        expect(flagsOf(["check", "forms"], ["--max_inlined_bytecode_size=100"])).toEqual(
+          fromSource([raised]),
+        );
+      }
       // Another flag of the same stem is not the threshold (Node 20's V8 has one; 940 is its default).
       if (name === "--interrupt-budget")
         expect(
