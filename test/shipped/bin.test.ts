@@ -211,7 +211,7 @@ vm.Script = class extends Compiled {
 });
 
 describe("V8's optimizer flags", () => {
-  it("raise the tier-up threshold for a run of the main bundle once its code cache is taken, drop inlining for a run over capabilities, and are left alone elsewhere", () => {
+  it("raise the tier-up threshold for a run of the main bundle once its code cache is taken, lower the inlining budget of a run over capabilities on Node 20, and are left alone elsewhere", () => {
     // A preloaded module records each flag the bin sets, and whether the bundle was compiled by then.
     const spy = path.join(mkdtempSync(path.join(tmpdir(), "caplint-tier-up-")), "spy.cjs");
     writeFileSync(
