@@ -8,10 +8,11 @@ import { loadProject } from "../../src/capabilities/load/project.js";
 import { params, timeoutFor } from "./support.js";
 
 /**
- * deny-applies-globally names the capabilities a deny blocks without judging every allower of the
- * command (an index of the model's capabilities by label, an index of the allowers by reach): a
- * differential test of what it reports against the plain definition, judged pair by pair here. Few
- * denies of a command take the label index, many the reach index; the generated apps hold both.
+ * deny-applies-globally finds the capabilities a deny blocks in two ways: a command few capabilities
+ * deny has each deny compared with every allower, one many deny has its allowers indexed by reach
+ * (windows, webviews, origins) so that a deny visits only the groups it may cover. A differential test
+ * of what it reports against the rule's definition, judged pair by pair here; the generated apps take
+ * the first way, the second test the other.
  */
 
 const COMMANDS = ["close", "minimize", "maximize"];
@@ -142,7 +143,7 @@ describe("deny-applies-globally's victims", () => {
   );
 
   it("holds a command denied by more capabilities than the rule judges one by one", async () => {
-    // Twelve denies of "close" on distinct windows: the allowers' reach index, not the label index.
+    // Twelve capabilities deny "close": the allowers' reach index, not the scan.
     const app: Generated[] = Array.from({ length: 24 }, (_, i) => ({
       windows: [WINDOWS[i % 3]!],
       webviews: i % 5 === 0 ? ["x"] : [],

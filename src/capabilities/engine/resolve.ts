@@ -497,13 +497,7 @@ export class Resolution implements PlatformSource {
       }
     }
     for (let i = 0; i < found.length; i++) seen[found[i]!] = 0;
-    if (expansions > 1) {
-      // Sorted as numbers in a typed array and copied back in place: `Array.from` of the typed array
-      // walked its iterator, an object per capability before the optimiser removed them.
-      const sorted = Int32Array.from(found).sort();
-      for (let i = 0; i < sorted.length; i++) found[i] = sorted[i]!;
-    }
-    return found;
+    return expansions > 1 ? Array.from(Int32Array.from(found).sort()) : found;
   }
 
   /** Marks of capabilities met, all clear between calls of `allowersOn`. */

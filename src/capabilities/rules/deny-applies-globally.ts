@@ -27,9 +27,8 @@ export default defineRule({
       // Who allows it is enough to judge and name them: no allow entries are made.
       const allowers = model.allowers(command);
       if (allowers.length === 0) continue;
-      // Most commands are denied by a few capabilities: each looks at the allowers filed under its own
-      // labels (the model's label index), or at every allower when it is on every label. Many denies
-      // of one command share an index of the allowers, so the work stays linear.
+      // Most commands are denied by a few capabilities: each looks at every allower once. Many
+      // denies of one command share an index of the allowers, so the work stays linear.
       const denying = new Set(denies.map((deny) => deny.capabilityIndex)).size;
       let reachIndex: ReachIndex | undefined;
       // Who a deny blocks depends on its capability only: worked out once per denying capability.
@@ -132,6 +131,11 @@ function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachInd
     unlabelled: [],
     byOrigins: new Map(),
   };
+  const file = (map: Map<string, ReachGroup[]>, key: string, group: ReachGroup) => {
+    const list = map.get(key);
+    if (list) list.push(group);
+    else map.set(key, [group]);
+  };
   for (const capabilityIndex of allowers) {
     const capability = model.capabilities[capabilityIndex]!;
     const key = reachKey(capability);
@@ -142,9 +146,9 @@ function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachInd
         (group = { members: [], order: [], origins: capability.contexts.map(contextKey) }),
       );
       index.groups.push(group);
-      if (capability.windows.length) fileUnder(index.byFirstWindow, capability.windows[0]!, group);
+      if (capability.windows.length) file(index.byFirstWindow, capability.windows[0]!, group);
       else if (capability.webviews.length)
-        fileUnder(index.byFirstWebview, capability.webviews[0]!, group);
+        file(index.byFirstWebview, capability.webviews[0]!, group);
       else index.unlabelled.push(group);
       const originsKey = JSON.stringify(group.origins);
       let bucket = index.byOrigins.get(originsKey);
@@ -250,96 +254,18 @@ function describeReach(capability: Capability): string {
 }
 
 /**
- * The allowing capabilities a deny blocks that it was not aimed at: what `victimsOf` finds through the
- * index of a command's allowers (the allowers it does not cover, the first few in order), for a
- * command that few capabilities deny. A deny on some labels can cover only the capabilities filed
- * under those labels in the model's {@link LabelIndex}: it judges those (the allowers among them, by a
- * search of the sorted allowers) and counts the rest, instead of judging every allower, which was one
- * comparison per deny and allower of the command (bench row 2: 432 denies, 1,000 allowers each).
+ * The allowing capabilities a deny blocks that it was not aimed at, by looking at each: what
+ * `victimsOf` finds through the index (the allowers it does not cover, the first few in order).
  */
 function scanVictims(model: ResolvedModel, denying: number, allowers: readonly number[]): Victims {
   const reach = reachOf(model.capabilities[denying]!);
   const victims: Victims = { count: 0, first: [] };
-  const isVictim = (allowing: number) =>
-    allowing !== denying && !covers(reach, model.capabilities[allowing]!);
-  if (reach.everyLabel) {
-    // Only origins decide: any allower may be covered.
-    for (let a = 0; a < allowers.length; a++) {
-      if (!isVictim(allowers[a]!)) continue;
-      victims.count++;
-      if (victims.first.length < NAMED) victims.first.push(allowers[a]!);
-    }
-    return victims;
+  for (const allowing of allowers) {
+    if (allowing === denying || covers(reach, model.capabilities[allowing]!)) continue;
+    victims.count++;
+    if (victims.first.length < NAMED) victims.first.push(allowing);
   }
-  const index = labelIndexOf(model.capabilities);
-  let covered = 0;
-  const judge = (filed: readonly number[] | undefined) => {
-    if (filed === undefined) return;
-    for (let f = 0; f < filed.length; f++) {
-      const capability = filed[f]!;
-      if (capability !== denying && !isVictim(capability) && allows(allowers, capability))
-        covered++;
-    }
-  };
-  for (const window of reach.windows) judge(index.byFirstWindow.get(window));
-  for (const webview of reach.webviews) judge(index.byFirstWebview.get(webview));
-  judge(index.unlabelled);
-  victims.count = allowers.length - covered - (allows(allowers, denying) ? 1 : 0);
-  // The first few in order: the allowers before them are the denying capability or covered ones.
-  for (let a = 0; a < allowers.length && victims.first.length < Math.min(NAMED, victims.count); a++)
-    if (isVictim(allowers[a]!)) victims.first.push(allowers[a]!);
   return victims;
-}
-
-/** Adds `value` to the list filed under `key`. */
-function fileUnder<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/** Whether `capability` is among `allowers` (ascending): a binary search. */
-function allows(allowers: readonly number[], capability: number): boolean {
-  let low = 0;
-  let high = allowers.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const at = allowers[mid]!;
-    if (at === capability) return true;
-    if (at < capability) low = mid + 1;
-    else high = mid - 1;
-  }
-  return false;
-}
-
-/**
- * A model's capabilities (indices) filed under their first window, else their first webview, else as
- * unlabelled. A deny not on every label covers a capability only when it names each of the
- * capability's windows and webviews (`covers`), the first one included: only the capabilities filed
- * under the deny's own labels, and the unlabelled ones, can be covered.
- */
-interface LabelIndex {
-  byFirstWindow: Map<string, number[]>;
-  byFirstWebview: Map<string, number[]>;
-  unlabelled: number[];
-}
-
-/** By the model's list of capabilities: made once, for every command its denies are judged on. */
-const labelIndexes = new WeakMap<ResolvedModel["capabilities"], LabelIndex>();
-
-function labelIndexOf(capabilities: ResolvedModel["capabilities"]): LabelIndex {
-  let index = labelIndexes.get(capabilities);
-  if (index === undefined) {
-    index = { byFirstWindow: new Map(), byFirstWebview: new Map(), unlabelled: [] };
-    for (let c = 0; c < capabilities.length; c++) {
-      const { windows, webviews } = capabilities[c]!;
-      if (windows.length > 0) fileUnder(index.byFirstWindow, windows[0]!, c);
-      else if (webviews.length > 0) fileUnder(index.byFirstWebview, webviews[0]!, c);
-      else index.unlabelled.push(c);
-    }
-    labelIndexes.set(capabilities, index);
-  }
-  return index;
 }
 
 /**
@@ -347,16 +273,12 @@ function labelIndexOf(capabilities: ResolvedModel["capabilities"]): LabelIndex {
  * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
  */
 function covers(deny: Reach, allowing: ResolvedModel["capabilities"][number]): boolean {
-  // Indexed loops: it runs for many pairs of a deny and an allower, mostly before the optimiser
-  // compiles it, where a for-of step allocated an iterator and a result object.
+  // Plain loops: a deny is compared with every allower of its command.
   if (!deny.everyLabel) {
-    const { windows, webviews } = allowing;
-    for (let w = 0; w < windows.length; w++) if (!deny.windows.has(windows[w]!)) return false;
-    for (let w = 0; w < webviews.length; w++) if (!deny.webviews.has(webviews[w]!)) return false;
+    for (const window of allowing.windows) if (!deny.windows.has(window)) return false;
+    for (const webview of allowing.webviews) if (!deny.webviews.has(webview)) return false;
   }
-  const contexts = allowing.contexts;
-  for (let c = 0; c < contexts.length; c++)
-    if (!deny.origins.has(contextKey(contexts[c]!))) return false;
+  for (const context of allowing.contexts) if (!deny.origins.has(contextKey(context))) return false;
   return true;
 }
 
