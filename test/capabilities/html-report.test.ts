@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -754,10 +754,42 @@ describe("caplint report", () => {
     expect(result.stdout).not.toContain('<td class="cell');
   });
 
+  it("-o and --output write the page as --html does, as every other command's output option", async () => {
+    const args = ["report", "fixtures/queries/app", "--platform", "linux"];
+    const byHtml = path.join(scratch, "by-html.html");
+    const byOutput = path.join(scratch, "by-output.html");
+    expect((await run([...args, "--html", byHtml], ROOT)).code).toBe(0);
+    const written = await run([...args, "-o", byOutput], ROOT);
+    expect(written.stderr).toBe("");
+    expect(written.code).toBe(0);
+    expect(written.stdout.startsWith(`wrote ${byOutput}: 4 windows`)).toBe(true);
+    expect(readFileSync(byOutput, "utf8")).toBe(readFileSync(byHtml, "utf8"));
+    const printed = await run([...args, "--output", "-"], ROOT);
+    expect(printed.stdout).toBe(readFileSync(byHtml, "utf8"));
+    // The same place twice is one; two places are a usage error, nothing written.
+    expect((await run([...args, "--html", byHtml, "-o", byHtml], ROOT)).code).toBe(0);
+    const other = path.join(scratch, "other.html");
+    const both = await run([...args, "--html", byHtml, "-o", other], ROOT);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      `caplint: report: --html ${byHtml} and --output ${other} name two places to write the page; give one\n`,
+    );
+    expect(existsSync(other)).toBe(false);
+    writeFileSync(path.join(scratch, "not-a-folder"), "");
+    const unwritable = await run(
+      [...args, "-o", path.join(scratch, "not-a-folder", "r.html")],
+      ROOT,
+    );
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^caplint: --output .*r\.html: cannot write the report/);
+  });
+
   it("usage and I/O problems exit 2", async () => {
     const missing = await run(["report", "fixtures/queries/app"], ROOT);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--html FILE");
+    expect(missing.stderr).toBe(
+      "caplint: report: say where to write it with --html FILE or -o FILE (- for standard output)\n",
+    );
     writeFileSync(path.join(scratch, "a-file"), "");
     const unwritable = await run(
       ["report", "fixtures/queries/app", "--html", path.join(scratch, "a-file", "r.html")],

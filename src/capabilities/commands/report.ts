@@ -34,6 +34,8 @@ import { plural } from "../../core/wording.js";
 interface ReportOptions extends QueryOptions {
   rule: string[];
   html?: string;
+  /** The same as `html`: every other command writes its output with -o/--output. */
+  output?: string;
   against?: string;
   window: string[];
   url?: string;
@@ -54,6 +56,7 @@ export function registerReport(
       "--html <file>",
       "write the HTML report to this file (atomically); - for standard output",
     )
+    .option("-o, --output <file>", "the same as --html")
     .option(
       "--against <dir>",
       "a baseline version of the app (folder) to compare with: what this version grants beyond it is new",
@@ -76,10 +79,7 @@ export function registerReport(
     );
   addColorOptions(addQueryOptions(command, ["html"])).action(
     async (paths: string[], options: ReportOptions) => {
-      if (options.html === undefined || options.html === "")
-        throw new UsageError(
-          "report: say where to write it with --html FILE (or --html - for standard output)",
-        );
+      const { flag, target } = reportTarget(options);
       // The same settings as `check`, so both count the same findings.
       const settings = await capabilitySettings(options, io.cwd, allRules);
       const linted = lintSettings(settings, CAPABILITY_RULES);
@@ -126,7 +126,7 @@ export function registerReport(
           : {}),
       });
       const html = renderReportHtml(data);
-      if (options.html === "-") {
+      if (target === "-") {
         io.stdout.write(html);
       } else {
         const inputs = [
@@ -135,9 +135,9 @@ export function registerReport(
           ...configDocuments(project.config).map((document) => document.absolutePath),
         ];
         await writeOutputFile(
-          "--html",
+          flag,
           {
-            given: options.html,
+            given: target,
             cwd: io.cwd,
             stdout: io.stdout,
             inputs,
@@ -163,11 +163,29 @@ export function registerReport(
             : []),
           ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
         ];
-        io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);
+        io.stdout.write(`wrote ${target}: ${parts.join("; ")}\n`);
       }
       // The report is informational: findings and new access do not change the exit code.
       setExitCode(EXIT_OK);
     },
+  );
+}
+
+/** Where the page goes, and the option that said so (errors about the file name it). */
+function reportTarget(options: Pick<ReportOptions, "html" | "output">): {
+  flag: string;
+  target: string;
+} {
+  const html = options.html || undefined;
+  const output = options.output || undefined;
+  if (html !== undefined && output !== undefined && html !== output)
+    throw new UsageError(
+      `report: --html ${html} and --output ${output} name two places to write the page; give one`,
+    );
+  if (html !== undefined) return { flag: "--html", target: html };
+  if (output !== undefined) return { flag: "--output", target: output };
+  throw new UsageError(
+    "report: say where to write it with --html FILE or -o FILE (- for standard output)",
   );
 }
 
