@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inProcess } from "../helpers/hosts.js";
@@ -255,5 +257,72 @@ describe("explain - reads standard input as check - does", () => {
       stdout: "",
       stderr: "caplint: -: standard input is larger than 1000 B (--max-file-size)\n",
     });
+  });
+});
+
+describe("explain: a capability that covers the window on some of the refusing platforms only", () => {
+  const REFUSAL =
+    "window.set_title not allowed. Permissions associated with this command: core:window:allow-set-title";
+  /** An app whose capability for window main is loaded on the platforms given, or every one. */
+  function appWith(platforms: string[] | undefined): string {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-explain-"));
+    mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+    writeFileSync(
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+      JSON.stringify({ app: { windows: [{ label: "main" }] } }),
+    );
+    writeFileSync(
+      path.join(dir, "src-tauri", "capabilities", "desk.json"),
+      JSON.stringify({
+        identifier: "desk",
+        windows: ["main"],
+        ...(platforms ? { platforms } : {}),
+        permissions: ["core:window:allow-close"],
+      }),
+    );
+    return dir;
+  }
+  const explain = (dir: string, ...extra: string[]) =>
+    run(["explain", REFUSAL, "--app", dir, ...extra], dir);
+
+  it("is named with those platforms beside the new capability, in text and JSON", async () => {
+    const dir = appWith(["linux", "windows"]);
+    try {
+      const text = await explain(dir);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(
+        '  no capability covers window "main" from local pages on every platform it is refused on (only on some: desk on linux and windows); a new capability file (src-tauri/capabilities/main-set-title.json):\n',
+      );
+      const { data } = await json(["explain", REFUSAL, "--app", dir], dir);
+      expect(data.suggestion.partlyCoveredBy).toEqual([
+        { capability: "desk", platforms: ["linux", "windows"] },
+      ]);
+      expect(data.suggestion.addTo).toBeUndefined();
+      // On one of those platforms the capability covers the window: the entry goes there.
+      const linux = await explain(dir, "--platform", "linux");
+      expect(linux.stdout).toContain(
+        'add this entry to "permissions" of capability desk  (src-tauri/capabilities/desk.json:1), which already covers window "main" from local pages:',
+      );
+      expect(linux.stdout).not.toContain("only on some");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is not said when no capability covers the window on any of them", async () => {
+    const dir = appWith(["android"]);
+    try {
+      const text = await explain(dir, "--platform", "linux,windows");
+      expect(text.stdout).toContain(
+        '  no capability covers window "main" from local pages; a new capability file',
+      );
+      const { data } = await json(
+        ["explain", REFUSAL, "--app", dir, "--platform", "linux,windows"],
+        dir,
+      );
+      expect(data.suggestion).not.toHaveProperty("partlyCoveredBy");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,6 +27,7 @@ import { knownWindowLabels } from "./project-model.js";
 import { plural } from "../../core/wording.js";
 import { syntaxOf, type Syntax } from "../../core/source/syntax.js";
 import type { JsonPath } from "../../core/location.js";
+import { TARGETS, type Capability } from "../model/types.js";
 
 export type RefusalKind =
   | "release"
@@ -120,6 +121,11 @@ export interface Suggestion {
   reason: string;
   /** An active capability that already covers the window and origin, to add the entry to. */
   addTo?: { capability: string; file: string; line: number };
+  /**
+   * Without one: the capabilities that cover the window and origin on some of the platforms the call
+   * is refused on, with those platforms (the entry added there would not fix the others).
+   */
+  partlyCoveredBy: Array<{ capability: string; platforms: string[] }>;
   /** A whole new capability granting just this, when none covers the window and origin. */
   newCapability: Record<string, unknown>;
   /** Where that new capability would go: JSON or TOML as the app's own capability files are written. */
@@ -282,6 +288,15 @@ function suggest(
     .filter((g) => g.platforms.some((p) => refusedOn.includes(p)))
     .map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
+  const partlyCoveredBy = covering
+    ? []
+    : capabilitiesCoveringOn(
+        groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))),
+        refusedOn,
+        query.window,
+        webview,
+        query.origin,
+      );
   for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
@@ -300,6 +315,7 @@ function suggest(
     newCapabilityFile,
     removeDenies,
     nearMissWindows,
+    partlyCoveredBy,
     notes,
   };
   if (covering) {
@@ -418,23 +434,54 @@ function selectionNotes(
   return notes;
 }
 
+/** The capabilities of `model` (written in a file) that reach the window or webview from `origin`. */
+function capabilitiesCovering(
+  model: ResolvedModel,
+  window: string,
+  webview: string,
+  origin: Origin,
+): Capability[] {
+  return model.capabilities
+    .filter(
+      (c) =>
+        c.matchesLabels(window, webview) &&
+        c.contexts.some((_, i) => c.contextMatches(i, origin)) &&
+        !c.capability.source.inline,
+    )
+    .map((c) => c.capability);
+}
+
 function coveringCapability(
   models: readonly ResolvedModel[],
   window: string,
   webview: string,
   origin: Origin,
 ) {
-  const covers = (model: ResolvedModel) =>
-    model.capabilities
-      .filter(
-        (c) =>
-          c.matchesLabels(window, webview) &&
-          c.contexts.some((_, i) => c.contextMatches(i, origin)) &&
-          !c.capability.source.inline,
-      )
-      .map((c) => c.capability);
-  const [first, ...others] = models.map(covers);
+  const [first, ...others] = models.map((model) =>
+    capabilitiesCovering(model, window, webview, origin),
+  );
   return first?.find((capability) => others.every((list) => list.includes(capability)));
+}
+
+/** Each capability that covers the window and origin on some of the `refusedOn` platforms, with those platforms, in platform order. */
+function capabilitiesCoveringOn(
+  groups: readonly PlatformGroup[],
+  refusedOn: readonly string[],
+  window: string,
+  webview: string,
+  origin: Origin,
+): Suggestion["partlyCoveredBy"] {
+  const platformsOf = new Map<Capability, string[]>();
+  for (const group of groups)
+    for (const capability of capabilitiesCovering(group.model, window, webview, origin)) {
+      const platforms = platformsOf.get(capability) ?? [];
+      platformsOf.set(capability, platforms);
+      platforms.push(...group.platforms.filter((p) => refusedOn.includes(p)));
+    }
+  return [...platformsOf].map(([capability, platforms]) => ({
+    capability: capability.identifier,
+    platforms: TARGETS.filter((target) => platforms.includes(target)),
+  }));
 }
 
 function newCapability(

@@ -2,7 +2,7 @@ import type { ResolvedCommand } from "../engine/index.js";
 import type { CallExplanation } from "../queries/explain.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
-import { quoteList } from "../../core/did-you-mean.js";
+import { quoteList, wordList } from "../../core/did-you-mean.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 import { blockValue, fileText, syntaxOf } from "../../core/source/syntax.js";
 import { nearMissText } from "./near-miss.js";
@@ -111,8 +111,15 @@ export function renderCall(
         out.push(`    ${line}`);
       out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
     } else {
+      // One that covers it on some of those platforms only is named: "no capability covers" next to a
+      // file that lists the window reads as a contradiction.
+      const some = s.partlyCoveredBy.length
+        ? ` on every platform it is refused on (only on some: ${s.partlyCoveredBy
+            .map((c) => `${c.capability} on ${wordList(c.platforms)}`)
+            .join(", ")})`
+        : "";
       out.push(
-        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (${s.newCapabilityFile}):`,
+        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}${some}; a new capability file (${s.newCapabilityFile}):`,
       );
     }
     for (const line of fileText(s.newCapability, syntaxOf(s.newCapabilityFile))
@@ -168,6 +175,7 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
               newCapabilityFile: s.newCapabilityFile,
               newCapability: fileText(s.newCapability, syntaxOf(s.newCapabilityFile)),
             },
+            ...(s.partlyCoveredBy.length ? { partlyCoveredBy: s.partlyCoveredBy } : {}),
             removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
             nearMissWindows: s.nearMissWindows,
             notes: s.notes,
