@@ -284,19 +284,16 @@ function suggest(
 
   // Added to a capability that covers the window and origin on every refusing platform, the entry fixes them all.
   const refusedOn = refusing.flatMap((v) => v.platforms);
-  const refusingModels = groups
-    .filter((g) => g.platforms.some((p) => refusedOn.includes(p)))
-    .map((g) => g.model);
-  const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
+  const refusingGroups = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p)));
+  const covering = coveringCapability(
+    refusingGroups.map((g) => g.model),
+    query.window,
+    webview,
+    query.origin,
+  );
   const partlyCoveredBy = covering
     ? []
-    : capabilitiesCoveringOn(
-        groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))),
-        refusedOn,
-        query.window,
-        webview,
-        query.origin,
-      );
+    : capabilitiesCoveringOn(refusingGroups, refusedOn, query.window, webview, query.origin);
   for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
