@@ -12,11 +12,11 @@ import { params, timeoutFor } from "./support.js";
  * deny has each deny compared with every allower, one many deny has its allowers indexed by reach
  * (windows, webviews, origins) so that a deny visits only the groups it may cover. A differential test
  * of what it reports against the rule's definition, judged pair by pair here; the generated apps take
- * the first way, the second test the other.
+ * mostly the first way, the second test the other.
  */
 
 const COMMANDS = ["close", "minimize", "maximize"];
-const WINDOWS = ["a", "b", "c", "*"];
+const WINDOWS = ["a", "b", "c"];
 const WEBVIEWS = ["x", "y"];
 const URLS = ["https://one.example", "https://two.example"];
 
@@ -36,7 +36,7 @@ const subset = <T>(items: readonly T[], kept: number, draws: number) =>
 
 const generatedCapability = fc.record({
   windows: fc
-    .tuple(subset(WINDOWS.slice(0, 3), 1, 2), fc.integer({ min: 1, max: 12 }))
+    .tuple(subset(WINDOWS, 1, 2), fc.integer({ min: 1, max: 12 }))
     // Now and then "*" alone: a deny on every label is judged by its origins alone.
     .map(([windows, pick]) => (pick === 1 ? ["*"] : windows)),
   webviews: subset(WEBVIEWS, 1, 3),
