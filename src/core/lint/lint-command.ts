@@ -3,7 +3,7 @@
  * the report (format, colour, `--quiet`), `--output`, `--max-warnings` and the exit code. A domain's
  * command keeps only its input handling: what to read and how to lint it.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { summarize, type Diagnostic, type LintSummary } from "../diagnostics.js";
 import { exitCodeFor, tooManyWarnings } from "../exit-codes.js";
 import type { MainOptions } from "../io.js";
@@ -54,9 +54,10 @@ export function addLintOptions(
         .default("stylish"),
     )
     .addOption(
-      new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(
-        parsePositiveInteger,
-      ),
+      new Option(
+        "--max-warnings <n>",
+        "exit 1 when there are more warnings than this (-1: no limit, as in ESLint)",
+      ).argParser(parseWarningLimit),
     )
     .option(
       "-c, --config <file>",
@@ -162,6 +163,19 @@ export async function reportLintRun(
       : shownText,
   );
   return finishLintRun(summary, options, io, output, report.inputs, report.projectFiles);
+}
+
+/**
+ * A whole number, or -1 for no limit: ESLint's default, which scripts and CI configurations written
+ * for ESLint pass explicitly (`--max-warnings -1`).
+ */
+function parseWarningLimit(value: string): number {
+  if (value.trim() === "-1") return Number.POSITIVE_INFINITY;
+  try {
+    return parsePositiveInteger(value);
+  } catch {
+    throw new InvalidArgumentError("expected a whole number (0 or more), or -1 for no limit");
+  }
 }
 
 /** The end of every linting command: the `--output` file, the `--max-warnings` gate and the exit code. */

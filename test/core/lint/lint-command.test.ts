@@ -56,7 +56,26 @@ describe("every linting command", () => {
       const result = await run([command, file, "--max-warnings", "x"], below);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        "caplint: --max-warnings x: expected a whole number (0 or more)\n",
+        "caplint: --max-warnings x: expected a whole number (0 or more), or -1 for no limit\n",
+      );
+    },
+  );
+
+  it.each(COMMANDS)(
+    "%s takes --max-warnings -1 as no limit, as ESLint does, and refuses -2",
+    async (command, file) => {
+      const warn = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" }[
+        command
+      ];
+      const args = [command, file, "--rule", `${warn}=warning`];
+      const unlimited = await run([...args, "--max-warnings", "-1"], below);
+      expect(unlimited.stderr).toBe("");
+      expect(unlimited.code).toBe(0);
+      expect(unlimited.stdout).toMatch(/warning/);
+      const minusTwo = await run([...args, "--max-warnings", "-2"], below);
+      expect(minusTwo.code).toBe(2);
+      expect(minusTwo.stderr).toBe(
+        "caplint: --max-warnings -2: expected a whole number (0 or more), or -1 for no limit\n",
       );
     },
   );
