@@ -50,6 +50,9 @@ describe("every linting command", () => {
     expect(new Set(report.diagnostics.map((d) => d.file))).toEqual(new Set([file]));
   });
 
+  /** A rule set to warning on each command's input: the run has warnings and no error. */
+  const WARNING_RULE = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" };
+
   it.each(COMMANDS)(
     "%s refuses a --max-warnings that is not a whole number with the same message",
     async (command, file) => {
@@ -64,10 +67,7 @@ describe("every linting command", () => {
   it.each(COMMANDS)(
     "%s takes --max-warnings -1 as no limit, as ESLint does, and refuses -2",
     async (command, file) => {
-      const warn = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" }[
-        command
-      ];
-      const args = [command, file, "--rule", `${warn}=warning`];
+      const args = [command, file, "--rule", `${WARNING_RULE[command]}=warning`];
       const unlimited = await run([...args, "--max-warnings", "-1"], below);
       expect(unlimited.stderr).toBe("");
       expect(unlimited.code).toBe(0);
@@ -83,12 +83,8 @@ describe("every linting command", () => {
   it.each(COMMANDS)(
     "%s fails a run over --max-warnings with the same message",
     async (command, file) => {
-      // A rule at warning level on each input: the run has warnings and no error.
-      const warn = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" }[
-        command
-      ];
       const result = await run(
-        [command, file, "--rule", `${warn}=warning`, "--max-warnings", "0"],
+        [command, file, "--rule", `${WARNING_RULE[command]}=warning`, "--max-warnings", "0"],
         below,
       );
       expect(result.code).toBe(1);
