@@ -110,7 +110,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: "caplint: --max-warnings abc: expected a whole number (0 or more)\n",
+    stderr:
+      "caplint: --max-warnings abc: expected a whole number (0 or more), or -1 for no limit\n",
   },
   {
     name: "diff --fail-on: an abbreviation gets its kind",
