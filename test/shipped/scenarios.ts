@@ -342,6 +342,20 @@ export const SCENARIOS: Scenario[] = [
     stderr: /stylish/,
   },
   {
+    name: "check: --max-warnings -1 is no limit, as in ESLint",
+    args: [
+      "check",
+      "--rule",
+      "unknown-permission=warning",
+      "--max-warnings",
+      "-1",
+      "mixed-folder/typo.json",
+    ],
+    cwd: CLI,
+    code: 0,
+    stdout: /warning/,
+  },
+  {
     name: "check: --output writes the report atomically, exit code unchanged",
     args: ["check", "--format", "json", "-o", "{tmp}/report.json", "mixed-folder/typo.json"],
     cwd: CLI,
@@ -982,6 +996,22 @@ export const SCENARIOS: Scenario[] = [
     ),
   },
   {
+    name: "explain: a capability that covers the window on some refusing platforms only is named",
+    args: [
+      "explain",
+      "window.set_title not allowed. Permissions associated with this command: core:window:allow-set-title",
+    ],
+    cwd: DEMO,
+    code: 0,
+    stdout: (out) =>
+      expectTrue(
+        out.includes(
+          '  no capability covers window "main" from local pages on every platform it is refused on (only on some: default on linux and windows); a new capability file (src-tauri/capabilities/main-set-title.json):\n',
+        ),
+        "default named with its platforms",
+      ),
+  },
+  {
     name: "explain: text without a refusal is a usage error",
     args: ["explain", "gibberish"],
     cwd: DEMO,
@@ -1130,11 +1160,31 @@ export const SCENARIOS: Scenario[] = [
     stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/,
   },
   {
+    name: "report -o writes the page, as --html does",
+    args: ["report", "-o", "{tmp}/report.html", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^wrote .*report\.html: /,
+    files: {
+      "report.html": (html) =>
+        expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page"),
+    },
+  },
+  {
+    name: "report --html and -o naming two places is a usage error",
+    args: ["report", "--html", "{tmp}/a.html", "-o", "{tmp}/b.html"],
+    cwd: DEMO,
+    code: 2,
+    stdout: "",
+    stderr:
+      /^caplint: report: --html .*a\.html and --output .*b\.html name two places to write the page; give one\n$/,
+  },
+  {
     name: "report without --html is a usage error",
     args: ["report"],
     cwd: DEMO,
     code: 2,
     stdout: "",
-    stderr: /--html FILE/,
+    stderr: /--html FILE or -o FILE/,
   },
 ];
