@@ -6,6 +6,7 @@ import { inProcess } from "../helpers/hosts.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const APP = path.join(FIXTURES, "queries", "app");
+const QUERIES = path.join(FIXTURES, "queries");
 const json = async (args: string[], cwd = APP) => {
   const result = await run([...args, "--format", "json"], cwd);
   expect(result.stderr).toBe("");
@@ -295,9 +296,16 @@ describe("explain: a capability that covers the window on some of the refusing p
       );
       const { data } = await json(["explain", REFUSAL, "--app", dir], dir);
       expect(data.suggestion.partlyCoveredBy).toEqual([
-        { capability: "desk", platforms: ["linux", "windows"] },
+        {
+          capability: "desk",
+          file: "src-tauri/capabilities/desk.json",
+          line: 1,
+          platforms: ["linux", "windows"],
+        },
       ]);
       expect(data.suggestion.addTo).toBeUndefined();
+      // Without a capability for macOS, android and iOS, none to add the entry to each.
+      expect(data.suggestion.addToEach).toBeUndefined();
       // On one of those platforms the capability covers the window: the entry goes there.
       const linux = await explain(dir, "--platform", "linux");
       expect(linux.stdout).toContain(
@@ -307,6 +315,45 @@ describe("explain: a capability that covers the window on some of the refusing p
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("is each of the capabilities that together cover every refusing platform, to add the entry to", async () => {
+    const split = path.join(QUERIES, "split-platforms");
+    const text = await explain(split);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      [
+        '  add this entry to "permissions" of each of these capabilities, which together cover window "main" from local pages on every platform it is refused on:',
+        "    capability desktop  (src-tauri/capabilities/desktop.json:5), on linux, macOS and windows:",
+        '      "core:window:allow-set-title"',
+        "    capability mobile  (src-tauri/capabilities/mobile.json:5), on android and iOS:",
+        '      "core:window:allow-set-title"',
+        "  or a capability of its own (src-tauri/capabilities/main-set-title.json):",
+      ].join("\n"),
+    );
+    expect(text.stdout).not.toContain("no capability covers");
+    const { data } = await json(["explain", REFUSAL, "--app", split], split);
+    expect(data.suggestion.addToEach).toEqual([
+      {
+        capability: "desktop",
+        file: "src-tauri/capabilities/desktop.json",
+        line: 5,
+        platforms: ["linux", "macOS", "windows"],
+        text: '"core:window:allow-set-title"',
+      },
+      {
+        capability: "mobile",
+        file: "src-tauri/capabilities/mobile.json",
+        line: 5,
+        platforms: ["android", "iOS"],
+        text: '"core:window:allow-set-title"',
+      },
+    ]);
+    // One of them alone is a part only: the other platforms stay refused.
+    const desktop = await explain(split, "--platform", "linux,android");
+    expect(desktop.stdout).toContain(
+      "capability desktop  (src-tauri/capabilities/desktop.json:5), on linux:",
+    );
   });
 
   it("is not said when no capability covers the window on any of them", async () => {

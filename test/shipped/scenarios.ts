@@ -1012,6 +1012,29 @@ export const SCENARIOS: Scenario[] = [
       ),
   },
   {
+    name: "explain: the desktop and the mobile capability that together cover the window each get the entry",
+    args: [
+      "explain",
+      "window.set_title not allowed. Permissions associated with this command: core:window:allow-set-title",
+      "--format",
+      "json",
+    ],
+    cwd: `${QUERIES}/split-platforms`,
+    code: 0,
+    stdout: json((out) =>
+      expectTrue(
+        JSON.stringify(
+          out.suggestion.addToEach.map((part: any) => [part.capability, part.platforms]),
+        ) ===
+          JSON.stringify([
+            ["desktop", ["linux", "macOS", "windows"]],
+            ["mobile", ["android", "iOS"]],
+          ]),
+        "both capabilities, with their platforms",
+      ),
+    ),
+  },
+  {
     name: "explain: text without a refusal is a usage error",
     args: ["explain", "gibberish"],
     cwd: DEMO,

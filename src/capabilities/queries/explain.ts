@@ -108,6 +108,15 @@ export function commandOfRefusal(
   return lookupCommand(refusal.written, index);
 }
 
+/** A capability that covers the window and origin on `platforms` only, of those that refuse the call. */
+export interface PartCover {
+  capability: string;
+  file: string;
+  /** Where its `permissions` list is written. */
+  line: number;
+  platforms: string[];
+}
+
 /** One platform group's answer for the call. */
 export interface PlatformVerdict {
   platforms: string[];
@@ -123,9 +132,14 @@ export interface Suggestion {
   addTo?: { capability: string; file: string; line: number };
   /**
    * Without one: the capabilities that cover the window and origin on some of the platforms the call
-   * is refused on, with those platforms (the entry added there would not fix the others).
+   * is refused on, with those platforms (the entry added to one would not fix the others).
    */
-  partlyCoveredBy: Array<{ capability: string; platforms: string[] }>;
+  partlyCoveredBy: PartCover[];
+  /**
+   * Without one capability for every refusing platform: some of `partlyCoveredBy` that together cover
+   * them all (an app's desktop and mobile capabilities), to add the entry to each.
+   */
+  addToEach?: PartCover[];
   /** A whole new capability granting just this, when none covers the window and origin. */
   newCapability: Record<string, unknown>;
   /** Where that new capability would go: JSON or TOML as the app's own capability files are written. */
@@ -293,7 +307,17 @@ function suggest(
   );
   const partlyCoveredBy = covering
     ? []
-    : capabilitiesCoveringOn(refusingGroups, refusedOn, query.window, webview, query.origin);
+    : capabilitiesCoveringOn(refusingGroups, refusedOn, query.window, webview, query.origin).map(
+        ({ capability, platforms }) => ({
+          capability: capability.identifier,
+          file: capability.source.file,
+          line: lineOf({
+            file: capability.source.file,
+            path: [...capability.source.path, "permissions"],
+          }),
+          platforms,
+        }),
+      );
   for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
@@ -322,6 +346,9 @@ function suggest(
       file: covering.source.file,
       line: lineOf({ file: covering.source.file, path: permissionsPath }),
     };
+  } else {
+    const each = coverEvery(partlyCoveredBy, refusedOn);
+    if (each) suggestion.addToEach = each;
   }
   return suggestion;
 }
@@ -467,7 +494,7 @@ function capabilitiesCoveringOn(
   window: string,
   webview: string,
   origin: Origin,
-): Suggestion["partlyCoveredBy"] {
+): Array<{ capability: Capability; platforms: string[] }> {
   const platformsOf = new Map<Capability, string[]>();
   for (const group of groups)
     for (const capability of capabilitiesCovering(group.model, window, webview, origin)) {
@@ -476,9 +503,26 @@ function capabilitiesCoveringOn(
       platforms.push(...group.platforms.filter((p) => refusedOn.includes(p)));
     }
   return [...platformsOf].map(([capability, platforms]) => ({
-    capability: capability.identifier,
+    capability,
     platforms: TARGETS.filter((target) => platforms.includes(target)),
   }));
+}
+
+/**
+ * Capabilities of `parts`, in order, each covering a platform the ones before it did not, when
+ * together they cover every one of `refusedOn`; undefined when they cannot.
+ */
+function coverEvery(
+  parts: readonly PartCover[],
+  refusedOn: readonly string[],
+): PartCover[] | undefined {
+  const covered = new Set<string>();
+  const chosen = parts.filter((part) => {
+    if (part.platforms.every((platform) => covered.has(platform))) return false;
+    for (const platform of part.platforms) covered.add(platform);
+    return true;
+  });
+  return refusedOn.every((platform) => covered.has(platform)) ? chosen : undefined;
 }
 
 function newCapability(

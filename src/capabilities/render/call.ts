@@ -110,6 +110,18 @@ export function renderCall(
       for (const line of blockValue(s.entry, syntaxOf(s.addTo.file)).split("\n"))
         out.push(`    ${line}`);
       out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
+    } else if (s.addToEach) {
+      out.push(
+        `  add this entry to "permissions" of each of these capabilities, which together cover window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url} on every platform it is refused on:`,
+      );
+      for (const part of s.addToEach) {
+        out.push(
+          `    capability ${part.capability}  (${part.file}:${part.line}), on ${wordList(part.platforms)}:`,
+        );
+        for (const line of blockValue(s.entry, syntaxOf(part.file)).split("\n"))
+          out.push(`      ${line}`);
+      }
+      out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
     } else {
       // One that covers it on some of those platforms only is named: "no capability covers" next to a
       // file that lists the window reads as a contradiction.
@@ -176,6 +188,14 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
               newCapability: fileText(s.newCapability, syntaxOf(s.newCapabilityFile)),
             },
             ...(s.partlyCoveredBy.length ? { partlyCoveredBy: s.partlyCoveredBy } : {}),
+            ...(s.addToEach
+              ? {
+                  addToEach: s.addToEach.map((part) => ({
+                    ...part,
+                    text: blockValue(s.entry, syntaxOf(part.file)),
+                  })),
+                }
+              : {}),
             removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
             nearMissWindows: s.nearMissWindows,
             notes: s.notes,
