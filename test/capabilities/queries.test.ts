@@ -349,10 +349,13 @@ describe("explain: a capability that covers the window on some of the refusing p
         text: '"core:window:allow-set-title"',
       },
     ]);
-    // One of them alone is a part only: the other platforms stay refused.
-    const desktop = await explain(split, "--platform", "linux,android");
-    expect(desktop.stdout).toContain(
+    // Asked for linux and android, each covers one of the two.
+    const twoPlatforms = await explain(split, "--platform", "linux,android");
+    expect(twoPlatforms.stdout).toContain(
       "capability desktop  (src-tauri/capabilities/desktop.json:5), on linux:",
+    );
+    expect(twoPlatforms.stdout).toContain(
+      "capability mobile  (src-tauri/capabilities/mobile.json:5), on android:",
     );
   });
 
