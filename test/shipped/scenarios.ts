@@ -1164,9 +1164,10 @@ export const SCENARIOS: Scenario[] = [
   },
 
   // report
-  {
-    name: "report --html writes one self-contained page",
-    args: ["report", "--html", "{tmp}/report.html", "--platform", "linux"],
+  // -o as every other command takes it, the same as --html.
+  ...["--html", "-o"].map((flag): Scenario => ({
+    name: `report ${flag} writes one self-contained page`,
+    args: ["report", flag, "{tmp}/report.html", "--platform", "linux"],
     cwd: DEMO,
     code: 0,
     stdout: /^wrote .*report\.html: /,
@@ -1174,24 +1175,13 @@ export const SCENARIOS: Scenario[] = [
       "report.html": (html) =>
         expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page"),
     },
-  },
+  })),
   {
     name: "report --html - prints the page",
     args: ["report", "--html", "-", "--platform", "linux"],
     cwd: DEMO,
     code: 0,
     stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/,
-  },
-  {
-    name: "report -o writes the page, as --html does",
-    args: ["report", "-o", "{tmp}/report.html", "--platform", "linux"],
-    cwd: DEMO,
-    code: 0,
-    stdout: /^wrote .*report\.html: /,
-    files: {
-      "report.html": (html) =>
-        expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page"),
-    },
   },
   {
     name: "report --html and -o naming two places is a usage error",

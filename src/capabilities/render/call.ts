@@ -97,6 +97,7 @@ export function renderCall(
   ) {
     out.push("");
     out.push(paint.bold("to allow it:"));
+    const from = call.origin.kind === "local" ? "local pages" : call.origin.url;
     for (const miss of s.nearMissWindows)
       out.push(`  ${note} ${nearMissText(miss, call.window, call.command)}`);
     for (const deny of s.removeDenies)
@@ -105,14 +106,14 @@ export function renderCall(
       );
     if (s.addTo) {
       out.push(
-        `  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`,
+        `  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${from}:`,
       );
       for (const line of blockValue(s.entry, syntaxOf(s.addTo.file)).split("\n"))
         out.push(`    ${line}`);
       out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
     } else if (s.addToEach) {
       out.push(
-        `  add this entry to "permissions" of each of these capabilities, which together cover window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url} on every platform it is refused on:`,
+        `  add this entry to "permissions" of each of these capabilities, which together cover window "${call.window}" from ${from} on every platform it is refused on:`,
       );
       for (const part of s.addToEach) {
         out.push(
@@ -131,7 +132,7 @@ export function renderCall(
             .join(", ")})`
         : "";
       out.push(
-        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}${some}; a new capability file (${s.newCapabilityFile}):`,
+        `  no capability covers window "${call.window}" from ${from}${some}; a new capability file (${s.newCapabilityFile}):`,
       );
     }
     for (const line of fileText(s.newCapability, syntaxOf(s.newCapabilityFile))
